@@ -1,0 +1,10 @@
+//===- RlxActivationOps.h - Activation ops and their gradients -*- C++ -*-===//
+#ifndef RLXAD_DIALECT_RLX_IR_RLXACTIVATIONOPS_H
+#define RLXAD_DIALECT_RLX_IR_RLXACTIVATIONOPS_H
+
+#include "RlxAD/Dialect/Rlx/IR/RlxDialect.h"
+
+#define GET_OP_CLASSES
+#include "RlxAD/Dialect/Rlx/IR/RlxActivationOps.h.inc"
+
+#endif // RLXAD_DIALECT_RLX_IR_RLXACTIVATIONOPS_H

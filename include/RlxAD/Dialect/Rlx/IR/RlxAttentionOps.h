@@ -1,0 +1,10 @@
+//===- RlxAttentionOps.h - Attention ops and their gradients -*- C++ -*-===//
+#ifndef RLXAD_DIALECT_RLX_IR_RLXATTENTIONOPS_H
+#define RLXAD_DIALECT_RLX_IR_RLXATTENTIONOPS_H
+
+#include "RlxAD/Dialect/Rlx/IR/RlxDialect.h"
+
+#define GET_OP_CLASSES
+#include "RlxAD/Dialect/Rlx/IR/RlxAttentionOps.h.inc"
+
+#endif // RLXAD_DIALECT_RLX_IR_RLXATTENTIONOPS_H

@@ -1,0 +1,10 @@
+//===- RlxCumsumOps.h - Cumsum ops and their gradients -*- C++ -*-===//
+#ifndef RLXAD_DIALECT_RLX_IR_RLXCUMSUMOPS_H
+#define RLXAD_DIALECT_RLX_IR_RLXCUMSUMOPS_H
+
+#include "RlxAD/Dialect/Rlx/IR/RlxDialect.h"
+
+#define GET_OP_CLASSES
+#include "RlxAD/Dialect/Rlx/IR/RlxCumsumOps.h.inc"
+
+#endif // RLXAD_DIALECT_RLX_IR_RLXCUMSUMOPS_H

@@ -1,0 +1,10 @@
+//===- RlxGatherOps.h - Gather ops and their gradients -*- C++ -*-===//
+#ifndef RLXAD_DIALECT_RLX_IR_RLXGATHEROPS_H
+#define RLXAD_DIALECT_RLX_IR_RLXGATHEROPS_H
+
+#include "RlxAD/Dialect/Rlx/IR/RlxDialect.h"
+
+#define GET_OP_CLASSES
+#include "RlxAD/Dialect/Rlx/IR/RlxGatherOps.h.inc"
+
+#endif // RLXAD_DIALECT_RLX_IR_RLXGATHEROPS_H

@@ -1,0 +1,10 @@
+//===- RlxNormOps.h - Norm ops and their gradients -*- C++ -*-===//
+#ifndef RLXAD_DIALECT_RLX_IR_RLXNORMOPS_H
+#define RLXAD_DIALECT_RLX_IR_RLXNORMOPS_H
+
+#include "RlxAD/Dialect/Rlx/IR/RlxDialect.h"
+
+#define GET_OP_CLASSES
+#include "RlxAD/Dialect/Rlx/IR/RlxNormOps.h.inc"
+
+#endif // RLXAD_DIALECT_RLX_IR_RLXNORMOPS_H

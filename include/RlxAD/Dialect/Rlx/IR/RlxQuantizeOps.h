@@ -1,0 +1,10 @@
+//===- RlxQuantizeOps.h - Quantize ops and their gradients -*- C++ -*-===//
+#ifndef RLXAD_DIALECT_RLX_IR_RLXQUANTIZEOPS_H
+#define RLXAD_DIALECT_RLX_IR_RLXQUANTIZEOPS_H
+
+#include "RlxAD/Dialect/Rlx/IR/RlxDialect.h"
+
+#define GET_OP_CLASSES
+#include "RlxAD/Dialect/Rlx/IR/RlxQuantizeOps.h.inc"
+
+#endif // RLXAD_DIALECT_RLX_IR_RLXQUANTIZEOPS_H

@@ -1,0 +1,10 @@
+//===- RlxRopeOps.h - Rope ops and their gradients -*- C++ -*-===//
+#ifndef RLXAD_DIALECT_RLX_IR_RLXROPEOPS_H
+#define RLXAD_DIALECT_RLX_IR_RLXROPEOPS_H
+
+#include "RlxAD/Dialect/Rlx/IR/RlxDialect.h"
+
+#define GET_OP_CLASSES
+#include "RlxAD/Dialect/Rlx/IR/RlxRopeOps.h.inc"
+
+#endif // RLXAD_DIALECT_RLX_IR_RLXROPEOPS_H

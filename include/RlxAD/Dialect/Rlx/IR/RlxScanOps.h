@@ -1,0 +1,10 @@
+//===- RlxScanOps.h - Scan ops and their gradients -*- C++ -*-===//
+#ifndef RLXAD_DIALECT_RLX_IR_RLXSCANOPS_H
+#define RLXAD_DIALECT_RLX_IR_RLXSCANOPS_H
+
+#include "RlxAD/Dialect/Rlx/IR/RlxDialect.h"
+
+#define GET_OP_CLASSES
+#include "RlxAD/Dialect/Rlx/IR/RlxScanOps.h.inc"
+
+#endif // RLXAD_DIALECT_RLX_IR_RLXSCANOPS_H

@@ -1,0 +1,86 @@
+//===- Passes.td - rlx passes ---------------------------------*- tablegen -*-===//
+#ifndef RLX_TRANSFORMS_PASSES_TD
+#define RLX_TRANSFORMS_PASSES_TD
+
+include "mlir/Pass/PassBase.td"
+
+def RlxDecomposeBackward : Pass<"rlx-decompose-backward"> {
+  let summary = "Expand rlx *_backward ops into linalg/tensor/arith/math/scf";
+  let description = [{
+    Rewrites every `rlx.*_backward` op into linalg (named ops and
+    `linalg.generic`), tensor, arith and math ops, with scf loops where a loop
+    is the honest answer (long cumsums and scans, gather accumulation). The
+    emitted IR does not grow with tensor sizes. The same decompositions are
+    available to other compilers through
+    `linalg::AggregatedOpInterface::decomposeOperation` and the public
+    `populate*DecompositionPatterns` functions.
+
+    An op that cannot be decomposed (for example a dynamic dimension the
+    mathematics needs static) stays in place and the pass fails with an error
+    naming the op and the reason; with `allow-partial` it is a warning and the
+    pass succeeds.
+
+    Example:
+    ```
+    rlx-opt --rlx-decompose-backward='ops=rlx.cumsum_backward cumsum-matrix-max-length=64' in.mlir
+    ```
+  }];
+  let options = [
+    ListOption<"ops", "ops", "std::string",
+               "Decompose only these ops (e.g. rlx.cumsum_backward); "
+               "empty means every backward op">,
+    Option<"allowPartial", "allow-partial", "bool", /*default=*/"false",
+           "Warn about ops that cannot be decomposed instead of failing">,
+    Option<"cumsumMatrixMaxLength", "cumsum-matrix-max-length", "int64_t",
+           /*default=*/"256",
+           "Longest static axis for which cumsum_backward uses a triangular "
+           "ones-matrix matmul; longer or dynamic axes use an O(L) scan">,
+    Option<"scanUnrollMaxLength", "scan-unroll-max-length", "int64_t",
+           /*default=*/"256",
+           "Longest scan that scan_backward unrolls; longer or dynamic "
+           "lengths use an scf.for loop">,
+    Option<"im2colMaxElements", "im2col-max-elements", "int64_t",
+           /*default=*/"0",
+           "Cap on the im2col buffer of conv2d_backward_weight, in elements; "
+           "above it the N*Ho*Wo dimension is tiled with an scf.for "
+           "(0 = no cap)">,
+  ];
+  let dependentDialects = [
+    "::mlir::arith::ArithDialect", "::mlir::linalg::LinalgDialect",
+    "::mlir::math::MathDialect", "::mlir::scf::SCFDialect",
+    "::mlir::tensor::TensorDialect"
+  ];
+}
+
+def RlxLowerToLinalg : Pass<"rlx-lower-to-linalg"> {
+  let summary = "Lower rlx forward ops to linalg/tensor/arith/math/scf";
+  let description = [{
+    Rewrites every rlx forward op (`rlx.relu`, `rlx.conv2d`, `rlx.attention`,
+    `rlx.scan`, ...) into linalg on tensors, with tensor, arith and math
+    ops and scf where a loop is right. The emitted IR does not grow with
+    tensor sizes. Ops that cannot be lowered make the pass fail with an error
+    naming the op and the reason (a warning with `allow-partial`).
+  }];
+  let options = [
+    ListOption<"ops", "ops", "std::string",
+               "Lower only these ops (e.g. rlx.conv2d); empty means all">,
+    Option<"allowPartial", "allow-partial", "bool", /*default=*/"false",
+           "Warn about ops that cannot be lowered instead of failing">,
+  ];
+  let dependentDialects = [
+    "::mlir::arith::ArithDialect", "::mlir::linalg::LinalgDialect",
+    "::mlir::math::MathDialect", "::mlir::scf::SCFDialect",
+    "::mlir::tensor::TensorDialect"
+  ];
+}
+
+def RlxEmitCInterface : Pass<"rlx-emit-c-interface", "::mlir::ModuleOp"> {
+  let summary = "Mark public functions with llvm.emit_c_interface";
+  let description = [{
+    Adds the `llvm.emit_c_interface` unit attribute to every public
+    `func.func` definition, so that the LLVM lowering emits the
+    `_mlir_ciface_<name>` wrapper the rlx runtime (and any C caller) uses.
+  }];
+}
+
+#endif // RLX_TRANSFORMS_PASSES_TD

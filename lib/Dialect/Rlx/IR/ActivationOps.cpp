@@ -1,0 +1,17 @@
+//===- ActivationOps.cpp - relu and activation verifiers ------------------===//
+#include "RlxAD/Dialect/Rlx/IR/RlxActivationOps.h"
+
+#include "VerifyUtils.h"
+
+using namespace mlir;
+using namespace mlir::rlx;
+
+LogicalResult ReluOp::verify() { return verifyElementwise(*this); }
+LogicalResult ReluBackwardOp::verify() { return verifyElementwise(*this); }
+LogicalResult ActivationOp::verify() { return verifyElementwise(*this); }
+LogicalResult ActivationBackwardOp::verify() {
+  return verifyElementwise(*this);
+}
+
+#define GET_OP_CLASSES
+#include "RlxAD/Dialect/Rlx/IR/RlxActivationOps.cpp.inc"

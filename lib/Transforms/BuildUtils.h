@@ -1,0 +1,68 @@
+//===- BuildUtils.h - IR-building helpers shared by the rewrites -*- C++ -*-===//
+//
+// The one place for index/shape/constant helpers; add here rather than
+// copying a helper into a family file.
+//
+//===----------------------------------------------------------------------===//
+#ifndef RLX_LIB_TRANSFORMS_BUILDUTILS_H
+#define RLX_LIB_TRANSFORMS_BUILDUTILS_H
+
+#include "mlir/Dialect/Linalg/IR/Linalg.h"
+#include "mlir/IR/Builders.h"
+#include "mlir/IR/PatternMatch.h"
+
+namespace mlir::rlx {
+
+/// Body of a linalg.generic: block arguments in, yielded values out.
+using GenericBody =
+    function_ref<SmallVector<Value>(OpBuilder &, Location, ValueRange)>;
+
+/// Fails (with a reason naming the type) unless every operand and result of
+/// `op` with a float element type is f32 or f64.
+LogicalResult checkF32OrF64(RewriterBase &rewriter, Operation *op);
+
+/// A scalar float constant of type `type`.
+Value floatConst(OpBuilder &b, Location loc, Type type, double value);
+
+/// An index constant.
+Value indexConst(OpBuilder &b, Location loc, int64_t value);
+
+/// The sizes of `tensor`, static ones as attributes and dynamic ones as
+/// tensor.dim.
+SmallVector<OpFoldResult> mixedSizes(OpBuilder &b, Location loc, Value tensor);
+
+/// tensor.empty with the shape of `like` (dynamic dims read from it) and
+/// element type `elementType` (default: like's).
+Value emptyLike(OpBuilder &b, Location loc, Value like,
+                Type elementType = nullptr);
+
+/// tensor.empty of `type` whose dynamic dims are taken, in order, from
+/// `dynamicSizes` (index values).
+Value emptyOf(OpBuilder &b, Location loc, RankedTensorType type,
+              ValueRange dynamicSizes);
+
+/// tensor.empty + linalg.fill with `value`.
+Value filledLike(OpBuilder &b, Location loc, Value like, double value,
+                 Type elementType = nullptr);
+Value filled(OpBuilder &b, Location loc, Value empty, double value);
+
+/// An all-parallel linalg.generic over the shape of `inputs[0]` with identity
+/// maps: one result of `inputs[0]`'s shape and `resultElementType` (default:
+/// the first input's element type).
+Value buildElementwise(OpBuilder &b, Location loc, ValueRange inputs,
+                       function_ref<Value(OpBuilder &, Location, ValueRange)>
+                           body,
+                       Type resultElementType = nullptr);
+
+/// Iterator types: `rank` parallel ones, except those listed as reductions.
+SmallVector<utils::IteratorType>
+iteratorTypes(int64_t rank, ArrayRef<int64_t> reductionDims = {});
+
+/// The map (d0..d{rank-1}) -> (the dims not in `dropped`), e.g. the map of a
+/// reduced operand.
+AffineMap dropDimsMap(MLIRContext *ctx, int64_t rank,
+                      ArrayRef<int64_t> dropped);
+
+} // namespace mlir::rlx
+
+#endif // RLX_LIB_TRANSFORMS_BUILDUTILS_H

@@ -1,0 +1,24 @@
+//===- EmitCInterface.cpp - the rlx-emit-c-interface pass -----------------===//
+#include "RlxAD/Transforms/Passes.h"
+
+#include "mlir/Dialect/Func/IR/FuncOps.h"
+#include "mlir/Dialect/LLVMIR/LLVMDialect.h"
+
+namespace mlir::rlx {
+#define GEN_PASS_DEF_RLXEMITCINTERFACE
+#include "RlxAD/Transforms/Passes.h.inc"
+} // namespace mlir::rlx
+
+using namespace mlir;
+
+namespace {
+struct RlxEmitCInterfacePass
+    : public rlx::impl::RlxEmitCInterfaceBase<RlxEmitCInterfacePass> {
+  void runOnOperation() override {
+    for (auto func : getOperation().getOps<func::FuncOp>())
+      if (func.isPublic() && !func.isExternal())
+        func->setAttr(LLVM::LLVMDialect::getEmitCWrapperAttrName(),
+                      UnitAttr::get(&getContext()));
+  }
+};
+} // namespace

@@ -1,0 +1,79 @@
+//===- Pipelines.cpp - rlx-to-linalg and rlx-to-llvm ----------------------===//
+#include "RlxAD/Transforms/Pipelines.h"
+#include "RlxAD/Transforms/Passes.h"
+
+#include "mlir/Conversion/Passes.h"
+#include "mlir/Dialect/Arith/Transforms/Passes.h"
+#include "mlir/Dialect/Bufferization/Pipelines/Passes.h"
+#include "mlir/Dialect/Bufferization/Transforms/Passes.h"
+#include "mlir/Dialect/Func/IR/FuncOps.h"
+#include "mlir/Dialect/Linalg/Passes.h"
+#include "mlir/Dialect/MemRef/Transforms/Passes.h"
+#include "mlir/Pass/PassManager.h"
+#include "mlir/Pass/PassRegistry.h"
+#include "mlir/Transforms/Passes.h"
+
+using namespace mlir;
+using namespace mlir::rlx;
+
+void mlir::rlx::buildRlxToLinalgPipeline(OpPassManager &pm,
+                                         const RlxPipelineOptions &options) {
+  RlxDecomposeBackwardOptions decompose;
+  decompose.cumsumMatrixMaxLength = options.cumsumMatrixMaxLength;
+  decompose.scanUnrollMaxLength = options.scanUnrollMaxLength;
+  decompose.im2colMaxElements = options.im2colMaxElements;
+  pm.addPass(createRlxDecomposeBackward(decompose));
+  pm.addPass(createRlxLowerToLinalg());
+  pm.addPass(createCanonicalizerPass());
+  pm.addPass(createCSEPass());
+}
+
+void mlir::rlx::buildRlxToLLVMPipeline(OpPassManager &pm,
+                                       const RlxPipelineOptions &options) {
+  buildRlxToLinalgPipeline(pm, options);
+  if (options.emitCInterface)
+    pm.addPass(createRlxEmitCInterface());
+
+  // Tensors -> buffers. Identity layouts at function boundaries keep the C
+  // interface simple; the deallocation pipeline makes every returned buffer
+  // owned by the caller (it clones results that alias arguments).
+  bufferization::OneShotBufferizePassOptions bufferize;
+  bufferize.bufferizeFunctionBoundaries = true;
+  bufferize.functionBoundaryTypeConversion =
+      bufferization::LayoutMapOption::IdentityLayoutMap;
+  pm.addPass(bufferization::createOneShotBufferizePass(bufferize));
+  pm.addPass(bufferization::createDropEquivalentBufferResultsPass());
+  bufferization::BufferDeallocationPipelineOptions dealloc;
+  bufferization::buildBufferDeallocationPipeline(pm, dealloc);
+  pm.addPass(createConvertBufferizationToMemRefPass());
+
+  // Buffers -> loops -> LLVM.
+  pm.addPass(createConvertLinalgToLoopsPass());
+  pm.addPass(createLoopInvariantCodeMotionPass());
+  pm.addPass(createLowerAffinePass());
+  pm.addPass(memref::createExpandStridedMetadataPass());
+  pm.addPass(createLowerAffinePass());
+  pm.addPass(createSCFToControlFlowPass());
+  pm.addPass(arith::createArithExpandOpsPass());
+  pm.addPass(createConvertMathToLLVMPass());
+  pm.addPass(createConvertMathToLibmPass());
+  pm.addPass(createArithToLLVMConversionPass());
+  pm.addPass(createConvertIndexToLLVMPass());
+  pm.addPass(createFinalizeMemRefToLLVMConversionPass());
+  pm.addPass(createConvertFuncToLLVMPass());
+  pm.addPass(createConvertControlFlowToLLVMPass());
+  pm.addPass(createUBToLLVMConversionPass());
+  pm.addPass(createReconcileUnrealizedCastsPass());
+  pm.addPass(createCanonicalizerPass());
+}
+
+void mlir::rlx::registerRlxPipelines() {
+  PassPipelineRegistration<RlxPipelineOptions>(
+      "rlx-to-linalg",
+      "Decompose rlx backward ops and lower forward ops to linalg on tensors",
+      buildRlxToLinalgPipeline);
+  PassPipelineRegistration<RlxPipelineOptions>(
+      "rlx-to-llvm",
+      "Lower an rlx program to the LLVM dialect (bufferized, loops)",
+      buildRlxToLLVMPipeline);
+}

@@ -1,0 +1,37 @@
+//===- RewriteDriver.h - shared driver of the rlx rewrite passes -*- C++ -*-===//
+#ifndef RLX_LIB_TRANSFORMS_REWRITEDRIVER_H
+#define RLX_LIB_TRANSFORMS_REWRITEDRIVER_H
+
+#include "mlir/IR/PatternMatch.h"
+#include "mlir/Rewrite/FrozenRewritePatternSet.h"
+#include <functional>
+#include <string>
+
+namespace mlir::rlx {
+
+using OpPredicate = std::function<bool(Operation *)>;
+
+/// True for rlx.*_backward ops (the ops rlx-decompose-backward rewrites).
+bool isRlxBackwardOp(Operation *op);
+/// True for rlx forward ops (everything else in the dialect but rlx.yield).
+bool isRlxForwardOp(Operation *op);
+
+/// The ops a pass should rewrite: those satisfying `kind`, restricted to
+/// `names` (as "rlx.foo" or "foo") when non-empty. Fails with an error at
+/// `root` for a name that is not an rlx op of that kind.
+FailureOr<OpPredicate> buildOpFilter(Operation *root,
+                                     ArrayRef<std::string> names,
+                                     bool (*kind)(Operation *),
+                                     StringRef kindName);
+
+/// Applies `patterns` greedily to `root`, then reports every op still
+/// satisfying `isTarget` with the reason its pattern gave: an error (and
+/// failure) or, with `allowPartial`, a warning.
+LogicalResult applyAndReport(Operation *root,
+                             const FrozenRewritePatternSet &patterns,
+                             const OpPredicate &isTarget, bool allowPartial,
+                             StringRef action);
+
+} // namespace mlir::rlx
+
+#endif // RLX_LIB_TRANSFORMS_REWRITEDRIVER_H

@@ -1,0 +1,40 @@
+// RUN: rlx-opt %s --split-input-file --verify-diagnostics
+
+func.func @relu_backward_shape(%x: tensor<4x16xf32>, %dy: tensor<4x8xf32>) -> tensor<4x16xf32> {
+  // expected-error@+1 {{'rlx.relu_backward' op expects dim 1 of 'operand #0' (16) to equal dim 1 of 'operand #1' (8)}}
+  %dx = rlx.relu_backward %x, %dy : tensor<4x16xf32>, tensor<4x8xf32> -> tensor<4x16xf32>
+  return %dx : tensor<4x16xf32>
+}
+
+// -----
+
+func.func @relu_rank(%x: tensor<4x16xf32>) -> tensor<64xf32> {
+  // expected-error@+1 {{'rlx.relu' op expects 'operand #0' and 'result #0' to have the same rank, got 2 and 1}}
+  %y = rlx.relu %x : tensor<4x16xf32> -> tensor<64xf32>
+  return %y : tensor<64xf32>
+}
+
+// -----
+
+func.func @activation_element_type(%x: tensor<4xf32>, %dy: tensor<4xf64>) -> tensor<4xf32> {
+  // expected-error@+1 {{'rlx.activation_backward' op expects 'operand #0' and 'operand #1' to have the same element type, got 'f32' and 'f64'}}
+  %dx = rlx.activation_backward %x, %dy {kind = #rlx.activation<tanh>} : tensor<4xf32>, tensor<4xf64> -> tensor<4xf32>
+  return %dx : tensor<4xf32>
+}
+
+// -----
+
+func.func @activation_kind(%x: tensor<4xf32>) -> tensor<4xf32> {
+  // expected-error@+2 {{expected ::mlir::rlx::ActivationKind to be one of: gelu, gelu_tanh}}
+  // expected-error@+1 {{failed to parse Rlx_ActivationKindAttr parameter 'value'}}
+  %y = rlx.activation %x {kind = #rlx.activation<swish>} : tensor<4xf32> -> tensor<4xf32>
+  return %y : tensor<4xf32>
+}
+
+// -----
+
+func.func @activation_integer(%x: tensor<4xi32>) -> tensor<4xi32> {
+  // expected-error@+1 {{'rlx.relu' op operand #0 must be ranked tensor of floating-point values}}
+  %y = rlx.relu %x : tensor<4xi32> -> tensor<4xi32>
+  return %y : tensor<4xi32>
+}

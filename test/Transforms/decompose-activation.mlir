@@ -1,0 +1,40 @@
+// RUN: rlx-opt %s --split-input-file --rlx-decompose-backward | FileCheck %s
+
+// relu'(x) * dy = select(x > 0, dy, 0): one elementwise generic.
+// CHECK-LABEL: func.func @relu_backward
+// CHECK-SAME: (%[[X:.+]]: tensor<?x16xf32>, %[[DY:.+]]: tensor<?x16xf32>)
+// CHECK: %[[E:.+]] = tensor.empty
+// CHECK: %[[G:.+]] = linalg.generic {{.*}} ins(%[[X]], %[[DY]] : {{.*}}) outs(%[[E]] : tensor<?x16xf32>)
+// CHECK: arith.cmpf ogt
+// CHECK: arith.select
+// CHECK-NOT: rlx.
+// CHECK: return %[[G]]
+func.func @relu_backward(%x: tensor<?x16xf32>, %dy: tensor<?x16xf32>) -> tensor<?x16xf32> {
+  %dx = rlx.relu_backward %x, %dy : tensor<?x16xf32>, tensor<?x16xf32> -> tensor<?x16xf32>
+  return %dx : tensor<?x16xf32>
+}
+
+// -----
+
+// tanh'(x) * dy = (1 - tanh(x)^2) * dy.
+// CHECK-LABEL: func.func @tanh_backward
+// CHECK: linalg.generic
+// CHECK: %[[T:.+]] = math.tanh
+// CHECK: %[[T2:.+]] = arith.mulf %[[T]], %[[T]]
+// CHECK: %[[D:.+]] = arith.subf %{{.*}}, %[[T2]]
+// CHECK: arith.mulf %[[D]]
+func.func @tanh_backward(%x: tensor<3x5xf64>, %dy: tensor<3x5xf64>) -> tensor<3x5xf64> {
+  %dx = rlx.activation_backward %x, %dy {kind = #rlx.activation<tanh>} : tensor<3x5xf64>, tensor<3x5xf64> -> tensor<3x5xf64>
+  return %dx : tensor<3x5xf64>
+}
+
+// -----
+
+// A result type more static than the operands gets a tensor.cast.
+// CHECK-LABEL: func.func @cast_result
+// CHECK: %[[G:.+]] = linalg.generic
+// CHECK: tensor.cast %[[G]] : tensor<?xf32> to tensor<8xf32>
+func.func @cast_result(%x: tensor<?xf32>, %dy: tensor<?xf32>) -> tensor<8xf32> {
+  %dx = rlx.activation_backward %x, %dy {kind = #rlx.activation<exp>} : tensor<?xf32>, tensor<?xf32> -> tensor<8xf32>
+  return %dx : tensor<8xf32>
+}
