@@ -1,0 +1,72 @@
+/*===- rlx-c/Runtime.h - C API of the rlx JIT runtime ------------*- C -*-===*\
+|*                                                                            *|
+|* Compile an rlx/MLIR module (text) through the rlx-to-llvm pipeline, JIT it *|
+|* with LLVM at -O3 for the host CPU, and call its functions on tensors.      *|
+|*                                                                            *|
+|*   char *err = NULL;                                                        *|
+|*   RlxModule *m = rlxModuleCompile(text, strlen(text), NULL, &err);         *|
+|*   RlxTensor in[2] = {...}, *out = NULL; size_t nOut = 0;                   *|
+|*   if (rlxModuleCall(m, "f", in, 2, &out, &nOut, &err) != 0) { ... }        *|
+|*   rlxTensorsDestroy(out, nOut); rlxModuleDestroy(m);                       *|
+|*                                                                            *|
+\*===----------------------------------------------------------------------===*/
+#ifndef RLX_C_RUNTIME_H
+#define RLX_C_RUNTIME_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+typedef enum RlxDType {
+  RLX_F32 = 0,
+  RLX_F64 = 1,
+  RLX_I32 = 2,
+  RLX_I64 = 3,
+} RlxDType;
+
+/// A dense, row-major (C order) tensor. Inputs are borrowed; outputs are
+/// owned by the caller and released with rlxTensorsDestroy.
+typedef struct RlxTensor {
+  RlxDType dtype;
+  int64_t rank;
+  int64_t *shape; /* rank entries */
+  void *data;
+} RlxTensor;
+
+typedef struct RlxModule RlxModule;
+
+/// Parses, verifies and compiles `source`. `pipelineOptions` is the option
+/// string of the rlx-to-llvm pipeline (e.g. "cumsum-matrix-max-length=64"),
+/// or NULL. On failure returns NULL and, if `error` is not NULL, stores a
+/// message the caller frees with rlxStringDestroy.
+RlxModule *rlxModuleCompile(const char *source, size_t length,
+                            const char *pipelineOptions, char **error);
+
+void rlxModuleDestroy(RlxModule *module);
+
+/// Number of public functions and the name of the i-th (owned by module).
+size_t rlxModuleNumFunctions(const RlxModule *module);
+const char *rlxModuleFunctionName(const RlxModule *module, size_t index);
+
+/// Calls `function`. Inputs must match the signature's arity, element types,
+/// ranks and static dims (dynamic dims are taken from the inputs); otherwise
+/// nothing runs and an error is returned. On success returns 0 and stores a
+/// malloc'd array of `*numOutputs` tensors in `*outputs`. On failure returns
+/// non-zero and stores a message in `*error` (if not NULL).
+int rlxModuleCall(RlxModule *module, const char *function,
+                  const RlxTensor *inputs, size_t numInputs,
+                  RlxTensor **outputs, size_t *numOutputs, char **error);
+
+/// Frees tensors returned by rlxModuleCall (their data, shapes and the array).
+void rlxTensorsDestroy(RlxTensor *tensors, size_t count);
+
+void rlxStringDestroy(char *string);
+
+#ifdef __cplusplus
+}
+#endif
+
+#endif /* RLX_C_RUNTIME_H */
