@@ -36,6 +36,19 @@ FD_CASES = [
 ]
 
 
+# conv2d_backward_weight with the im2col buffer capped (compiled with
+# im2col-max-elements=IM2COL_CAP): 648 elements per sample, so the batch is
+# tiled by 2 (N = 6), by 1 (N = 5, no divisor fits) or by 2 with a dynamic
+# remainder tile (N = ? called with 5).
+IM2COL_CAP = 1500
+TILED_CASES = [
+    ("tiled_n6", 6, 2, 3, (6, 6), (3, 3), (1, 1), (1, 1), (1, 1), 1, False),
+    ("tiled_n5", 5, 2, 3, (6, 6), (3, 3), (1, 1), (1, 1), (1, 1), 1, False),
+    ("tiled_dynamic_groups", 5, 2, 4, (6, 6), (3, 3), (1, 1), (1, 1), (1, 1), 2,
+     True),
+]
+
+
 def out_size(n, k, s, p, d):
     return (n + 2 * p - d * (k - 1) - 1) // s + 1
 
@@ -121,6 +134,12 @@ def main():
         if dtype == np.float64:
             for case in FD_CASES:
                 run(module, case, dtype, rng, fd=True)
+    for dtype in rt.DTYPES:
+        body = "".join(functions(c, dtype) for c in TILED_CASES)
+        module = rt.compile("module {%s}" % body,
+                            "im2col-max-elements=%d" % IM2COL_CAP)
+        for case in TILED_CASES:
+            run(module, case, dtype, rng)
     rt.finish()
 
 
