@@ -266,6 +266,21 @@ decomposeConv2dBackwardWeight(RewriterBase &rewriter,
   auto xType = cast<RankedTensorType>(x.getType());
   auto dyType = cast<RankedTensorType>(dy.getType());
   Type elementType = xType.getElementType();
+
+  // One batch size for both operands: a static one wins (tensor.cast), so the
+  // transpose and the matmul see consistent shapes.
+  int64_t batch = xType.isDynamicDim(0) ? dyType.getDimSize(0)
+                                        : xType.getDimSize(0);
+  auto withBatch = [&](Value v, RankedTensorType &type) -> Value {
+    if (type.getDimSize(0) == batch)
+      return v;
+    SmallVector<int64_t> shape(type.getShape());
+    shape[0] = batch;
+    type = type.clone(shape);
+    return tensor::CastOp::create(rewriter, loc, type, v).getResult();
+  };
+  x = withBatch(x, xType);
+  dy = withBatch(dy, dyType);
   WeightGradShape s;
   s.groups = op.getGroups();
   s.ci = xType.getDimSize(1);
@@ -287,7 +302,6 @@ decomposeConv2dBackwardWeight(RewriterBase &rewriter,
 
   // Tile the batch when the whole im2col buffer would exceed the cap.
   int64_t perSample = s.ho * s.wo * s.ci * s.kh * s.kw;
-  int64_t batch = xType.getDimSize(0);
   int64_t cap = options.im2colMaxElements;
   bool tile = cap > 0 && (ShapedType::isDynamic(batch) ||
                           batch * perSample > cap);

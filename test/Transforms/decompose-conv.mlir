@@ -138,3 +138,17 @@ func.func @input_dilation(%dy: tensor<1x2x5x5xf32>, %w: tensor<2x3x3x3xf32>) -> 
   %dx = rlx.conv2d_backward_input %dy, %w {padding = array<i64: 2, 2>, dilation = array<i64: 2, 2>} : tensor<1x2x5x5xf32>, tensor<2x3x3x3xf32> -> tensor<1x3x5x5xf32>
   return %dx : tensor<1x3x5x5xf32>
 }
+
+// -----
+
+// x has a static batch and dy a dynamic one: dy is cast to the static batch so
+// the transpose and the matmul agree.
+// CHECK-LABEL: func.func @weight_mixed_batch
+// CHECK-SAME: (%[[X:.+]]: tensor<2x3x8x8xf32>, %[[DY:.+]]: tensor<?x4x8x8xf32>)
+// CHECK: %[[DYC:.+]] = tensor.cast %[[DY]] : tensor<?x4x8x8xf32> to tensor<2x4x8x8xf32>
+// CHECK: linalg.transpose ins(%[[DYC]] : tensor<2x4x8x8xf32>) outs(%{{.+}} : tensor<4x2x8x8xf32>)
+// CHECK: linalg.matmul
+func.func @weight_mixed_batch(%x: tensor<2x3x8x8xf32>, %dy: tensor<?x4x8x8xf32>) -> tensor<4x3x3x3xf32> {
+  %dw = rlx.conv2d_backward_weight %x, %dy {padding = array<i64: 1, 1>} : tensor<2x3x8x8xf32>, tensor<?x4x8x8xf32> -> tensor<4x3x3x3xf32>
+  return %dw : tensor<4x3x3x3xf32>
+}
