@@ -69,33 +69,32 @@ Value mlir::rlx::buildGroupedConv2d(OpBuilder &b, Location loc, Value input,
 
   if (groups == 1) {
     Value init = filled(b, loc, emptyOf(b, loc, outType, dynBatch), 0.0);
-    return linalg::Conv2DNchwFchwOp::create(b, loc, TypeRange{outType},
-                                            ValueRange{input, filter},
-                                            ValueRange{init}, strides,
-                                            dilations)
+    return linalg::Conv2DNchwFchwOp::create(
+               b, loc, TypeRange{outType}, ValueRange{input, filter},
+               ValueRange{init}, strides, dilations)
         .getResult(0);
   }
 
-  // [N, G*C, H, W] -> [N, G, C, H, W] and [G*F, C, kH, kW] -> [G, F, C, kH, kW].
+  // [N, G*C, H, W] -> [N, G, C, H, W] and [G*F, C, kH, kW] -> [G, F, C, kH,
+  // kW].
   int64_t g = groups;
-  auto inGType = RankedTensorType::get(
-      {inType.getDimSize(0), g, inType.getDimSize(1) / g, inType.getDimSize(2),
-       inType.getDimSize(3)},
-      elementType);
+  auto inGType =
+      RankedTensorType::get({inType.getDimSize(0), g, inType.getDimSize(1) / g,
+                             inType.getDimSize(2), inType.getDimSize(3)},
+                            elementType);
   Value inG = tensor::ExpandShapeOp::create(
       b, loc, inGType, input,
       SmallVector<ReassociationIndices>{{0}, {1, 2}, {3}, {4}});
-  auto fGType = RankedTensorType::get(
-      {g, outChannels / g, fType.getDimSize(1), fType.getDimSize(2),
-       fType.getDimSize(3)},
-      elementType);
+  auto fGType =
+      RankedTensorType::get({g, outChannels / g, fType.getDimSize(1),
+                             fType.getDimSize(2), fType.getDimSize(3)},
+                            elementType);
   Value fG = tensor::ExpandShapeOp::create(
       b, loc, fGType, filter,
       SmallVector<ReassociationIndices>{{0, 1}, {2}, {3}, {4}});
-  auto outGType = RankedTensorType::get({inType.getDimSize(0), g,
-                                         outChannels / g, outSpatial[0],
-                                         outSpatial[1]},
-                                        elementType);
+  auto outGType = RankedTensorType::get(
+      {inType.getDimSize(0), g, outChannels / g, outSpatial[0], outSpatial[1]},
+      elementType);
   Value init = filled(b, loc, emptyOf(b, loc, outGType, dynBatch), 0.0);
   Value outG = linalg::Conv2DNgchwGfchwOp::create(
                    b, loc, TypeRange{outGType}, ValueRange{inG, fG},

@@ -1,4 +1,5 @@
-//===- ConvUtils.h - IR shared by the conv lowering and gradients -*- C++ -*-===//
+//===- ConvUtils.h - IR shared by the conv lowering and gradients -*- C++
+//-*-===//
 //
 // The forward conv2d lowering and conv2d_backward_input (a transposed
 // convolution) both end in a grouped, unpadded linalg convolution; this is

@@ -77,37 +77,36 @@ decomposeConv2dBackwardInput(RewriterBase &rewriter, Conv2dBackwardInputOp op,
     int64_t pl = span - padding[i];
     length[i] = dxType.getDimSize(2 + i) + span;
     first[i] = pl >= 0 ? 0 : llvm::divideCeilSigned(-pl, stride[i]);
-    int64_t end = std::min(dyType.getDimSize(2 + i),
-                           llvm::divideFloorSigned(length[i] - 1 - pl,
-                                                   stride[i]) +
-                               1);
+    int64_t end =
+        std::min(dyType.getDimSize(2 + i),
+                 llvm::divideFloorSigned(length[i] - 1 - pl, stride[i]) + 1);
     count[i] = std::max<int64_t>(end - first[i], 0);
     offset[i] = pl + first[i] * stride[i];
   }
 
   // dyz: dy dilated by the stride and padded, in one strided insert_slice.
   OpFoldResult batch = tensor::getMixedSize(rewriter, loc, dy, 0);
-  OpFoldResult zeroIdx = rewriter.getIndexAttr(0), oneIdx =
-                                                       rewriter.getIndexAttr(1);
+  OpFoldResult zeroIdx = rewriter.getIndexAttr(0),
+               oneIdx = rewriter.getIndexAttr(1);
   Value dyz;
   bool cropped = first[0] != 0 || first[1] != 0 ||
                  count[0] != dyType.getDimSize(2) ||
                  count[1] != dyType.getDimSize(3);
   bool identity = !cropped && offset[0] == 0 && offset[1] == 0 &&
-                  stride[0] == 1 && stride[1] == 1 &&
-                  count[0] == length[0] && count[1] == length[1];
+                  stride[0] == 1 && stride[1] == 1 && count[0] == length[0] &&
+                  count[1] == length[1];
   if (identity) {
     dyz = dy;
   } else {
-    Value zeros = filled(
-        rewriter, loc,
-        tensor::EmptyOp::create(rewriter, loc,
-                                ArrayRef<OpFoldResult>{
-                                    batch, rewriter.getIndexAttr(co),
-                                    rewriter.getIndexAttr(length[0]),
-                                    rewriter.getIndexAttr(length[1])},
-                                elementType),
-        0.0);
+    Value zeros =
+        filled(rewriter, loc,
+               tensor::EmptyOp::create(
+                   rewriter, loc,
+                   ArrayRef<OpFoldResult>{batch, rewriter.getIndexAttr(co),
+                                          rewriter.getIndexAttr(length[0]),
+                                          rewriter.getIndexAttr(length[1])},
+                   elementType),
+               0.0);
     dyz = zeros;
     if (count[0] > 0 && count[1] > 0) {
       SmallVector<OpFoldResult> sizes = {batch, rewriter.getIndexAttr(co),
@@ -135,12 +134,12 @@ decomposeConv2dBackwardInput(RewriterBase &rewriter, Conv2dBackwardInputOp op,
   MLIRContext *ctx = rewriter.getContext();
   AffineExpr g, c, o, a, b;
   bindDims(ctx, g, c, o, a, b);
-  AffineMap flipMap = AffineMap::get(
-      5, 0, {g * cog + o, c, k[0] - 1 - a, k[1] - 1 - b}, ctx);
+  AffineMap flipMap =
+      AffineMap::get(5, 0, {g * cog + o, c, k[0] - 1 - a, k[1] - 1 - b}, ctx);
   auto wfType =
       RankedTensorType::get({groups, cig, cog, k[0], k[1]}, elementType);
-  Value wfInit = tensor::EmptyOp::create(rewriter, loc, wfType.getShape(),
-                                         elementType);
+  Value wfInit =
+      tensor::EmptyOp::create(rewriter, loc, wfType.getShape(), elementType);
   Value wf =
       linalg::GenericOp::create(
           rewriter, loc, TypeRange{wfType}, ValueRange{w}, ValueRange{wfInit},
@@ -155,8 +154,8 @@ decomposeConv2dBackwardInput(RewriterBase &rewriter, Conv2dBackwardInputOp op,
       rewriter, loc, wf,
       SmallVector<ReassociationIndices>{{0, 1}, {2}, {3}, {4}});
 
-  Value dx = buildGroupedConv2d(rewriter, loc, dyz, wf, groups, {1, 1},
-                                dilation);
+  Value dx =
+      buildGroupedConv2d(rewriter, loc, dyz, wf, groups, {1, 1}, dilation);
   return SmallVector<Value>{dx};
 }
 
@@ -176,8 +175,8 @@ struct WeightGradShape {
 /// dys [n, Co, Ho, Wo]; acc is [Co, K] (groups == 1) or [G, Cog, K].
 static Value accumulateWeightGrad(OpBuilder &b, Location loc,
                                   Conv2dBackwardWeightOp op,
-                                  const WeightGradShape &s, Value xs,
-                                  Value dys, Value acc) {
+                                  const WeightGradShape &s, Value xs, Value dys,
+                                  Value acc) {
   MLIRContext *ctx = b.getContext();
   Type elementType = cast<ShapedType>(xs.getType()).getElementType();
   ArrayRef<int64_t> stride = op.getStride(), dilation = op.getDilation();
@@ -187,14 +186,15 @@ static Value accumulateWeightGrad(OpBuilder &b, Location loc,
   // col[g, n, i, j, c, a, b] = xp[n, g*Cig + c, i*sH + a*dH, j*sW + b*dW]
   AffineExpr g, n, i, j, c, a, bb;
   bindDims(ctx, g, n, i, j, c, a, bb);
-  AffineMap im2colMap = AffineMap::get(
-      7, 0,
-      {n, g * s.cig + c, i * stride[0] + a * dilation[0],
-       j * stride[1] + bb * dilation[1]},
-      ctx);
+  AffineMap im2colMap =
+      AffineMap::get(7, 0,
+                     {n, g * s.cig + c, i * stride[0] + a * dilation[0],
+                      j * stride[1] + bb * dilation[1]},
+                     ctx);
   SmallVector<OpFoldResult> colSizes = {
-      b.getIndexAttr(s.groups), batch,        b.getIndexAttr(s.ho),
-      b.getIndexAttr(s.wo),     b.getIndexAttr(s.cig), b.getIndexAttr(s.kh),
+      b.getIndexAttr(s.groups), batch,
+      b.getIndexAttr(s.ho),     b.getIndexAttr(s.wo),
+      b.getIndexAttr(s.cig),    b.getIndexAttr(s.kh),
       b.getIndexAttr(s.kw)};
   Value colInit = tensor::EmptyOp::create(b, loc, colSizes, elementType);
   Value col = linalg::GenericOp::create(
@@ -231,7 +231,8 @@ static Value accumulateWeightGrad(OpBuilder &b, Location loc,
   }
   // [G, n*Ho*Wo, K] and [Co, n*Ho*Wo] -> [G, Cog, n*Ho*Wo]; per-group matmul.
   col = tensor::CollapseShapeOp::create(
-      b, loc, col, SmallVector<ReassociationIndices>{{0}, {1, 2, 3}, {4, 5, 6}});
+      b, loc, col,
+      SmallVector<ReassociationIndices>{{0}, {1, 2, 3}, {4, 5, 6}});
   auto dyTType = cast<RankedTensorType>(dyT.getType());
   dyT = tensor::ExpandShapeOp::create(
       b, loc,
@@ -247,8 +248,7 @@ static Value accumulateWeightGrad(OpBuilder &b, Location loc,
 ///                   * xp[n, g(co)*Cig + c, i*s + a*d, j*s + b*d]
 /// as im2col + matmul, optionally tiled over the batch.
 static FailureOr<SmallVector<Value>>
-decomposeConv2dBackwardWeight(RewriterBase &rewriter,
-                              Conv2dBackwardWeightOp op,
+decomposeConv2dBackwardWeight(RewriterBase &rewriter, Conv2dBackwardWeightOp op,
                               const DecompositionOptions &options) {
   if (failed(checkF32OrF64(rewriter, op)) ||
       failed(requireStaticConvDims(rewriter, op, op.getX(), "x",
@@ -269,8 +269,8 @@ decomposeConv2dBackwardWeight(RewriterBase &rewriter,
 
   // One batch size for both operands: a static one wins (tensor.cast), so the
   // transpose and the matmul see consistent shapes.
-  int64_t batch = xType.isDynamicDim(0) ? dyType.getDimSize(0)
-                                        : xType.getDimSize(0);
+  int64_t batch =
+      xType.isDynamicDim(0) ? dyType.getDimSize(0) : xType.getDimSize(0);
   auto withBatch = [&](Value v, RankedTensorType &type) -> Value {
     if (type.getDimSize(0) == batch)
       return v;
@@ -297,14 +297,14 @@ decomposeConv2dBackwardWeight(RewriterBase &rewriter,
   if (s.groups > 1)
     accShape = {s.groups, s.cog, s.k()};
   Value acc = filled(
-      rewriter, loc, tensor::EmptyOp::create(rewriter, loc, accShape, elementType),
-      0.0);
+      rewriter, loc,
+      tensor::EmptyOp::create(rewriter, loc, accShape, elementType), 0.0);
 
   // Tile the batch when the whole im2col buffer would exceed the cap.
   int64_t perSample = s.ho * s.wo * s.ci * s.kh * s.kw;
   int64_t cap = options.im2colMaxElements;
-  bool tile = cap > 0 && (ShapedType::isDynamic(batch) ||
-                          batch * perSample > cap);
+  bool tile =
+      cap > 0 && (ShapedType::isDynamic(batch) || batch * perSample > cap);
   if (!tile) {
     acc = accumulateWeightGrad(rewriter, loc, op, s, x, dy, acc);
   } else {
@@ -327,9 +327,8 @@ decomposeConv2dBackwardWeight(RewriterBase &rewriter,
                        .getResult();
           auto slice = [&](Value v) -> Value {
             auto type = cast<RankedTensorType>(v.getType());
-            SmallVector<OpFoldResult> offsets = {n0, b.getIndexAttr(0),
-                                                 b.getIndexAttr(0),
-                                                 b.getIndexAttr(0)};
+            SmallVector<OpFoldResult> offsets = {
+                n0, b.getIndexAttr(0), b.getIndexAttr(0), b.getIndexAttr(0)};
             SmallVector<OpFoldResult> sizes = {
                 size, b.getIndexAttr(type.getDimSize(1)),
                 b.getIndexAttr(type.getDimSize(2)),
@@ -338,8 +337,8 @@ decomposeConv2dBackwardWeight(RewriterBase &rewriter,
             return tensor::ExtractSliceOp::create(b, nloc, v, offsets, sizes,
                                                   strides);
           };
-          Value next = accumulateWeightGrad(b, nloc, op, s, slice(x),
-                                            slice(dy), iterArgs[0]);
+          Value next = accumulateWeightGrad(b, nloc, op, s, slice(x), slice(dy),
+                                            iterArgs[0]);
           scf::YieldOp::create(b, nloc, next);
         });
     acc = loop.getResult(0);

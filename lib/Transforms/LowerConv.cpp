@@ -27,8 +27,8 @@ lowerConv2d(RewriterBase &rewriter, Conv2dOp op, const LoweringOptions &) {
                                    /*includeBatch=*/true)))
     return failure();
   Location loc = op.getLoc();
-  Value xp = padSpatial(rewriter, loc, op.getX(), op.getPadding(),
-                        op.getPadding());
+  Value xp =
+      padSpatial(rewriter, loc, op.getX(), op.getPadding(), op.getPadding());
   Value y = buildGroupedConv2d(rewriter, loc, xp, op.getW(), op.getGroups(),
                                op.getStride(), op.getDilation());
   return SmallVector<Value>{y};

@@ -53,8 +53,8 @@ verifyConvTriple(Operation *op, Value in, StringRef inName, Value w,
     if (ShapedType::isDynamic(c) || c % groups == 0)
       return success();
     return op->emitOpError()
-           << "expects " << what << " (dim " << dim << " of '" << name
-           << "', " << c << ") to be divisible by 'groups' (" << groups << ")";
+           << "expects " << what << " (dim " << dim << " of '" << name << "', "
+           << c << ") to be divisible by 'groups' (" << groups << ")";
   };
   if (failed(divisible(inType, inName, 1, "Ci")) ||
       failed(divisible(wType, wName, 0, "Co")) ||
@@ -73,9 +73,9 @@ verifyConvTriple(Operation *op, Value in, StringRef inName, Value w,
     StringRef axis = i == 0 ? "height" : "width";
     int64_t h = inType.getDimSize(2 + i), k = wType.getDimSize(2 + i);
     if (!ShapedType::isDynamic(k) && k < 1)
-      return op->emitOpError() << "expects the kernel " << axis << " (dim "
-                               << 2 + i << " of '" << wName
-                               << "') to be >= 1, got " << k;
+      return op->emitOpError()
+             << "expects the kernel " << axis << " (dim " << 2 + i << " of '"
+             << wName << "') to be >= 1, got " << k;
     if (ShapedType::isDynamic(h) || ShapedType::isDynamic(k))
       continue;
     std::optional<int64_t> ho =
@@ -85,11 +85,11 @@ verifyConvTriple(Operation *op, Value in, StringRef inName, Value w,
              << "expects the padded input " << axis << " (" << h << " + 2*"
              << padding[i] << ") to hold one dilated kernel window ("
              << dilation[i] * (k - 1) + 1 << ")";
-    if (failed(verifyDimEquals(
-            op, out, outName, 2 + i, *ho,
-            (Twine("the output ") + axis +
-             " floor((H + 2p - d(k-1) - 1) / s) + 1 of '" + inName + "'")
-                .str())))
+    if (failed(verifyDimEquals(op, out, outName, 2 + i, *ho,
+                               (Twine("the output ") + axis +
+                                " floor((H + 2p - d(k-1) - 1) / s) + 1 of '" +
+                                inName + "'")
+                                   .str())))
       return failure();
   }
   return success();
