@@ -34,28 +34,18 @@ using namespace mlir;
 using namespace mlir::rlx;
 
 namespace {
-/// Builds the pieces of one scan gradient: step slices, region clones and
-/// the entry carry of a segment. `xsIdx` is set for scan_backward_xs.
+/// Builds the pieces of one scan gradient: per-step region clones and the
+/// entry carry of a segment. `xsIdx` is set for scan_backward_xs.
 template <typename OpTy>
 class ScanGradientBuilder {
 public:
   ScanGradientBuilder(OpTy op, std::optional<int64_t> xsIdx)
       : op(op), xsIdx(xsIdx), carryType(op.getInit().getType()) {}
 
-  /// Row t of every xs, typed as the step arguments of the regions.
-  SmallVector<Value> xsRows(OpBuilder &b, Location loc, OpFoldResult t) {
-    SmallVector<Value> rows;
-    for (auto [i, x] : llvm::enumerate(op.getXs()))
-      rows.push_back(extractRow(b, loc, x, t,
-                                op.getBodyVjp().getArgument(i + 1).getType()));
-    return rows;
-  }
-
   /// c_t = forward_body(c_{t-1}, xs[t]).
   Value forwardStep(OpBuilder &b, Location loc, Value carry, OpFoldResult t) {
-    SmallVector<Value> args{carry};
-    llvm::append_range(args, xsRows(b, loc, t));
-    return cloneScanRegion(b, op.getForwardBody(), args).front();
+    return cloneScanStep(b, loc, op.getForwardBody(), carry, op.getXs(), t)
+        .front();
   }
 
   /// One reverse step at t from the carry entering it: d_out = dcarry +
@@ -70,10 +60,8 @@ public:
           [](OpBuilder &nb, Location l, ValueRange a) -> Value {
             return arith::AddFOp::create(nb, l, a[0], a[1]);
           });
-    SmallVector<Value> args{carry};
-    llvm::append_range(args, xsRows(b, loc, t));
-    args.push_back(dOut);
-    SmallVector<Value> grads = cloneScanRegion(b, op.getBodyVjp(), args);
+    SmallVector<Value> grads = cloneScanStep(b, loc, op.getBodyVjp(), carry,
+                                             op.getXs(), t, dOut);
     if (xsIdx)
       dxs = insertRow(b, loc, grads[1 + *xsIdx], dxs, t);
     return {grads.front(), dxs};

@@ -27,12 +27,7 @@ using namespace mlir::rlx;
 /// One application of the body at step `t` (index value).
 static Value applyBody(OpBuilder &b, Location loc, ScanOp op, Value carry,
                        Value t) {
-  SmallVector<Value> args{carry};
-  for (Value x : op.getXs()) {
-    Type step = op.getBody().getArgument(args.size()).getType();
-    args.push_back(extractRow(b, loc, x, t, step));
-  }
-  return cloneScanRegion(b, op.getBody(), args).front();
+  return cloneScanStep(b, loc, op.getBody(), carry, op.getXs(), t).front();
 }
 
 /// c = body(c, xs[t]) for t in [lb, ub); returns the last carry.

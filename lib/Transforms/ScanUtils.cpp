@@ -12,11 +12,17 @@
 using namespace mlir;
 using namespace mlir::rlx;
 
-SmallVector<Value> mlir::rlx::cloneScanRegion(OpBuilder &b, Region &region,
-                                              ValueRange args) {
+SmallVector<Value> mlir::rlx::cloneScanStep(OpBuilder &b, Location loc,
+                                            Region &region, Value carry,
+                                            ValueRange xs, OpFoldResult t,
+                                            ValueRange extra) {
   Block &block = region.front();
   IRMapping mapping;
-  mapping.map(block.getArguments(), args);
+  mapping.map(block.getArgument(0), carry);
+  for (auto [i, x] : llvm::enumerate(xs))
+    mapping.map(block.getArgument(i + 1),
+                extractRow(b, loc, x, t, block.getArgument(i + 1).getType()));
+  mapping.map(block.getArguments().drop_front(1 + xs.size()), extra);
   for (Operation &op : block.without_terminator())
     b.clone(op, mapping);
   auto yield = cast<YieldOp>(block.getTerminator()); // checked by the verifier

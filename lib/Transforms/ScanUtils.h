@@ -13,12 +13,14 @@
 
 namespace mlir::rlx {
 
-/// Clones the ops of `region`'s single block at `b`'s insertion point with
-/// the block arguments replaced by `args`, and returns the values its
-/// terminator (rlx.yield) yields. Values defined above the region are used
-/// as they are.
-SmallVector<Value> cloneScanRegion(OpBuilder &b, Region &region,
-                                   ValueRange args);
+/// Clones the ops of `region`'s single block for step `t` at `b`'s
+/// insertion point, its arguments replaced by (carry, row t of every xs
+/// typed as the region's step arguments, extra...), and returns the values
+/// its rlx.yield yields. Values defined above the region are used as they
+/// are.
+SmallVector<Value> cloneScanStep(OpBuilder &b, Location loc, Region &region,
+                                 Value carry, ValueRange xs, OpFoldResult t,
+                                 ValueRange extra = {});
 
 /// Row `index` of `stacked` ([R, d1, ...]) as a tensor of `rowType`
 /// ([d1, ...], compatible): tensor.extract_slice dropping the leading unit
