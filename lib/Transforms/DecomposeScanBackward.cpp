@@ -67,6 +67,32 @@ public:
     return {grads.front(), dxs};
   }
 
+  /// scf.for over t = hi-1 .. lo (index values) running vjpStep with the
+  /// carry `carryAt(t)` and (dcarry, dxs) as iter_args; returns their final
+  /// values (dxs null for scan_backward).
+  std::pair<Value, Value>
+  reverseLoop(OpBuilder &b, Location loc, Value lo, Value hi, Value dcarry,
+              Value dxs,
+              function_ref<Value(OpBuilder &, Location, Value)> carryAt) {
+    Value one = indexConst(b, loc, 1);
+    SmallVector<Value> iterArgs{dcarry};
+    if (dxs)
+      iterArgs.push_back(dxs);
+    auto loop = scf::ForOp::create(
+        b, loc, indexConst(b, loc, 0), arith::SubIOp::create(b, loc, hi, lo),
+        one, iterArgs, [&](OpBuilder &nb, Location l, Value i, ValueRange it) {
+          Value t = arith::SubIOp::create(
+              nb, l, arith::SubIOp::create(nb, l, hi, one), i);
+          auto [dc, dx] = vjpStep(nb, l, t, carryAt(nb, l, t), it[0],
+                                  dxs ? it[1] : Value());
+          SmallVector<Value> yields{yieldInPlace(nb, l, dc, it[0])};
+          if (dx)
+            yields.push_back(dx);
+          scf::YieldOp::create(nb, l, yields);
+        });
+    return {loop.getResult(0), dxs ? loop.getResult(1) : Value()};
+  }
+
   /// The carry entering segment j (index value): init for j = 0, else
   /// trajectory row j-1.
   Value segmentEntry(OpBuilder &b, Location loc, Value j) {
@@ -119,30 +145,16 @@ static std::pair<Value, Value> buildUnrolled(RewriterBase &rewriter,
 }
 
 /// Loop form without recompute (every carry saved): one scf.for over
-/// t = L-1..0 carrying (dcarry, dxs).
+/// t = L-1..0 whose carry is init or trajectory[t-1].
 template <typename OpTy>
 static std::pair<Value, Value> buildStepLoop(RewriterBase &rewriter,
                                              ScanGradientBuilder<OpTy> &g,
                                              Value dcarry, Value dxs) {
   Location loc = g.op.getLoc();
-  int64_t length = g.op.getLength();
-  SmallVector<Value> iterArgs{dcarry};
-  if (dxs)
-    iterArgs.push_back(dxs);
-  auto loop = scf::ForOp::create(
+  return g.reverseLoop(
       rewriter, loc, indexConst(rewriter, loc, 0),
-      indexConst(rewriter, loc, length), indexConst(rewriter, loc, 1),
-      iterArgs, [&](OpBuilder &b, Location l, Value i, ValueRange iter) {
-        Value t = arith::SubIOp::create(b, l, indexConst(b, l, length - 1), i);
-        Value carry = g.segmentEntry(b, l, t);
-        auto [dc, dx] = g.vjpStep(b, l, t, carry, iter[0],
-                                  dxs ? iter[1] : Value());
-        SmallVector<Value> yields{yieldInPlace(b, l, dc, iter[0])};
-        if (dx)
-          yields.push_back(dx);
-        scf::YieldOp::create(b, l, yields);
-      });
-  return {loop.getResult(0), dxs ? loop.getResult(1) : Value()};
+      indexConst(rewriter, loc, g.op.getLength()), dcarry, dxs,
+      [&](OpBuilder &b, Location l, Value t) { return g.segmentEntry(b, l, t); });
 }
 
 /// Loop form with checkpoints: for j = K-1..0, refill a [ceil(L/K), *carry]
@@ -186,26 +198,15 @@ static std::pair<Value, Value> buildSegmentLoop(RewriterBase &rewriter,
             });
         Value segCache = recompute.getResult(1);
         // t = hi-1 .. lo, carry entering t = cache[t - lo].
-        SmallVector<Value> inner{iter[0]};
-        if (dxs)
-          inner.push_back(iter[2]);
-        auto reverse = scf::ForOp::create(
-            b, l, indexConst(b, l, 0), arith::SubIOp::create(b, l, hi, lo), one,
-            inner, [&](OpBuilder &rb, Location rl, Value i2, ValueRange it) {
-              Value t = arith::SubIOp::create(
-                  rb, rl, arith::SubIOp::create(rb, rl, hi, one), i2);
+        auto [dc, dx] = g.reverseLoop(
+            b, l, lo, hi, iter[0], dxs ? iter[2] : Value(),
+            [&](OpBuilder &rb, Location rl, Value t) {
               Value row = arith::SubIOp::create(rb, rl, t, lo);
-              Value carry = extractRow(rb, rl, segCache, row, g.carryType);
-              auto [dc, dx] = g.vjpStep(rb, rl, t, carry, it[0],
-                                        dxs ? it[1] : Value());
-              SmallVector<Value> yields{yieldInPlace(rb, rl, dc, it[0])};
-              if (dx)
-                yields.push_back(dx);
-              scf::YieldOp::create(rb, rl, yields);
+              return extractRow(rb, rl, segCache, row, g.carryType);
             });
-        SmallVector<Value> yields{reverse.getResult(0), segCache};
-        if (dxs)
-          yields.push_back(reverse.getResult(1));
+        SmallVector<Value> yields{dc, segCache};
+        if (dx)
+          yields.push_back(dx);
         scf::YieldOp::create(b, l, yields);
       });
   return {loop.getResult(0), dxs ? loop.getResult(2) : Value()};
