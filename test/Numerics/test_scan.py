@@ -15,6 +15,7 @@ upstream[L-1]); torch differentiates the same loop. Cases: L = 1, 5, 300
 (300 > scan-unroll-max-length uses the loop form; 5 is also compiled with
 scan-unroll-max-length=2), K = 0, K = L and 0 < K < L, a dynamic batch,
 f32 and f64, plus central finite differences in f64.
+The dynamic-batch cases also leave the time dimensions dynamic (`?`).
 """
 import math
 
@@ -39,10 +40,14 @@ def saved_steps(length, k):
 
 def case_mlir(name, length, k, dtype, batch):
     """One function: forward scan (final carry + trajectory with K rows) and
-    the three gradients, chained through the saved trajectory."""
+    the three gradients, chained through the saved trajectory. batch None
+    makes every batch and time dimension dynamic."""
+    # A dynamic batch also makes the stacked (time) dims dynamic.
+    steps = length if batch else None
+    rows = traj_rows(length, k) if batch else None
     carry = rt.mlir_type((batch, H), dtype)
-    seq = rt.mlir_type((length, batch, H), dtype)
-    traj = rt.mlir_type((traj_rows(length, k), batch, H), dtype)
+    seq = rt.mlir_type((steps, batch, H), dtype)
+    traj = rt.mlir_type((rows, batch, H), dtype)
     w = rt.mlir_type((H, H), dtype)
     elt = "f32" if np.dtype(dtype) == np.float32 else "f64"
     forward_body = f"""
