@@ -295,3 +295,36 @@ func.func @integer_mask(%q: tensor<2x3x8xf32>, %m: tensor<2x3xi1>) -> tensor<2x3
   %o = rlx.attention %q, %q, %q, %m {num_heads = 2 : i64, head_dim = 4 : i64, mask_kind = #rlx.mask_kind<custom>} : tensor<2x3x8xf32>, tensor<2x3x8xf32>, tensor<2x3x8xf32>, tensor<2x3xi1> -> tensor<2x3x8xf32>
   return %o : tensor<2x3x8xf32>
 }
+
+// -----
+
+func.func @result_element_type(%q: tensor<2x3x8xf32>) -> tensor<2x3x8xf64> {
+  // expected-error@+1 {{'rlx.attention_backward' op expects 'q' and 'result' to have the same element type, got 'f32' and 'f64'}}
+  %g = rlx.attention_backward %q, %q, %q, %q {num_heads = 2 : i64, head_dim = 4 : i64, wrt = #rlx.attention_wrt<value>} : tensor<2x3x8xf32>, tensor<2x3x8xf32>, tensor<2x3x8xf32>, tensor<2x3x8xf32> -> tensor<2x3x8xf64>
+  return %g : tensor<2x3x8xf64>
+}
+
+// -----
+
+func.func @custom_rank2_batch(%q: tensor<2x3x8xf32>, %m: tensor<4x3xf32>) -> tensor<2x3x8xf32> {
+  // expected-error@+1 {{'rlx.attention' op expects dim 0 of the 'custom' 'mask' (4) to equal B (2)}}
+  %o = rlx.attention %q, %q, %q, %m {num_heads = 2 : i64, head_dim = 4 : i64, mask_kind = #rlx.mask_kind<custom>} : tensor<2x3x8xf32>, tensor<2x3x8xf32>, tensor<2x3x8xf32>, tensor<4x3xf32> -> tensor<2x3x8xf32>
+  return %o : tensor<2x3x8xf32>
+}
+
+// -----
+
+func.func @dy_batch(%q: tensor<2x3x8xf32>, %dy: tensor<3x3x8xf32>) -> tensor<2x3x8xf32> {
+  // expected-error@+1 {{'rlx.attention_backward' op expects dim 0 of 'dy' (3) to equal dim 0 of 'q' (2)}}
+  %g = rlx.attention_backward %q, %q, %q, %dy {num_heads = 2 : i64, head_dim = 4 : i64, wrt = #rlx.attention_wrt<query>} : tensor<2x3x8xf32>, tensor<2x3x8xf32>, tensor<2x3x8xf32>, tensor<3x3x8xf32> -> tensor<2x3x8xf32>
+  return %g : tensor<2x3x8xf32>
+}
+
+// -----
+
+// Static facts are checked even when the operands are fully dynamic.
+func.func @dynamic_operands_static_result(%q: tensor<?x?x?xf32>, %m: tensor<?x?x?x?xf32>) -> tensor<?x?x?xf32> {
+  // expected-error@+1 {{'rlx.attention' op expects dim 2 of 'result' (6) to equal num_heads * head_dim (8)}}
+  %o = rlx.attention %q, %q, %q, %m {num_heads = 2 : i64, head_dim = 4 : i64, mask_kind = #rlx.mask_kind<bias>} : tensor<?x?x?xf32>, tensor<?x?x?xf32>, tensor<?x?x?xf32>, tensor<?x?x?x?xf32> -> tensor<?x?x6xf32>
+  return %q : tensor<?x?x?xf32>
+}
