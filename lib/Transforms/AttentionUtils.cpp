@@ -56,9 +56,8 @@ Value mlir::rlx::attentionView(OpBuilder &b, Location loc,
   // A dynamic H*D dim is width by the verifier's contract; make it static so
   // the expansion into (H, D) is fully static.
   if (type.isDynamicDim(2)) {
-    type = RankedTensorType::get({type.getDimSize(0), type.getDimSize(1),
-                                  width},
-                                 type.getElementType());
+    type = RankedTensorType::get(
+        {type.getDimSize(0), type.getDimSize(1), width}, type.getElementType());
     x = tensor::CastOp::create(b, loc, type, x);
   }
   auto viewType = RankedTensorType::get(
@@ -85,10 +84,9 @@ AffineMap mlir::rlx::attentionSeqMap(MLIRContext *ctx,
                                      AttentionDim seq) {
   auto d = [&](unsigned i) { return getAffineDimExpr(i, ctx); };
   SmallVector<AffineExpr> exprs =
-      spec.seqMajor ? SmallVector<AffineExpr>{d(kDimB), d(seq), d(kDimH),
-                                              d(kDimD)}
-                    : SmallVector<AffineExpr>{d(kDimB), d(kDimH), d(seq),
-                                              d(kDimD)};
+      spec.seqMajor
+          ? SmallVector<AffineExpr>{d(kDimB), d(seq), d(kDimH), d(kDimD)}
+          : SmallVector<AffineExpr>{d(kDimB), d(kDimH), d(seq), d(kDimD)};
   return AffineMap::get(5, 0, exprs, ctx);
 }
 
@@ -129,20 +127,19 @@ Value mlir::rlx::buildAttentionKeep(OpBuilder &b, Location loc,
                                     const AttentionSpec &spec, Value offset,
                                     Value maskValue) {
   if (spec.maskKind == MaskKind::custom) // mask >= 0.5
-    return arith::CmpFOp::create(
-        b, loc, arith::CmpFPredicate::OGE, maskValue,
-        floatConst(b, loc, maskValue.getType(), 0.5));
+    return arith::CmpFOp::create(b, loc, arith::CmpFPredicate::OGE, maskValue,
+                                 floatConst(b, loc, maskValue.getType(), 0.5));
   // causal: j <= i + off; sliding_window also i + off - window <= j.
   Value i = linalg::IndexOp::create(b, loc, 2);
   Value j = linalg::IndexOp::create(b, loc, 3);
   Value diagonal = arith::AddIOp::create(b, loc, i, offset);
-  Value keep = arith::CmpIOp::create(b, loc, arith::CmpIPredicate::sle, j,
-                                     diagonal);
+  Value keep =
+      arith::CmpIOp::create(b, loc, arith::CmpIPredicate::sle, j, diagonal);
   if (spec.maskKind == MaskKind::sliding_window) {
     Value lowest = arith::SubIOp::create(b, loc, diagonal,
                                          indexConst(b, loc, spec.window));
-    Value inWindow = arith::CmpIOp::create(b, loc, arith::CmpIPredicate::sge,
-                                           j, lowest);
+    Value inWindow =
+        arith::CmpIOp::create(b, loc, arith::CmpIPredicate::sge, j, lowest);
     keep = arith::AndIOp::create(b, loc, keep, inWindow);
   }
   return keep;
@@ -191,11 +188,10 @@ static Value buildMaskedScores(OpBuilder &b, Location loc,
 }
 
 /// A reduction over j of the scores: (b, h, i, j) -> (b, h, i).
-static Value buildRowReduction(OpBuilder &b, Location loc, ValueRange inputs,
-                               ArrayRef<AffineMap> inputMaps, Value init,
-                               function_ref<Value(OpBuilder &, Location,
-                                                  ValueRange, Value)>
-                                   combine) {
+static Value buildRowReduction(
+    OpBuilder &b, Location loc, ValueRange inputs,
+    ArrayRef<AffineMap> inputMaps, Value init,
+    function_ref<Value(OpBuilder &, Location, ValueRange, Value)> combine) {
   SmallVector<AffineMap> maps(inputMaps);
   maps.push_back(dropDimsMap(b.getContext(), 4, {3}));
   return linalg::GenericOp::create(
@@ -203,8 +199,7 @@ static Value buildRowReduction(OpBuilder &b, Location loc, ValueRange inputs,
              iteratorTypes(4, {3}),
              [&](OpBuilder &nb, Location nloc, ValueRange args) {
                linalg::YieldOp::create(
-                   nb, nloc,
-                   combine(nb, nloc, args.drop_back(), args.back()));
+                   nb, nloc, combine(nb, nloc, args.drop_back(), args.back()));
              })
       .getResult(0);
 }
@@ -221,18 +216,17 @@ AttentionProbs mlir::rlx::buildAttentionProbs(OpBuilder &b, Location loc,
   OpFoldResult batch = tensor::getMixedSize(b, loc, qView, 0);
   OpFoldResult sq = tensor::getMixedSize(b, loc, qView, seqDim);
   OpFoldResult sk = tensor::getMixedSize(b, loc, kView, seqDim);
-  Value offset = arith::SubIOp::create(
-      b, loc, getValueOrCreateConstantIndexOp(b, loc, sk),
-      getValueOrCreateConstantIndexOp(b, loc, sq));
+  Value offset =
+      arith::SubIOp::create(b, loc, getValueOrCreateConstantIndexOp(b, loc, sk),
+                            getValueOrCreateConstantIndexOp(b, loc, sq));
 
   // S[b,h,i,j] = sum_d q[b,h,i,d] * k[b,h,j,d].
   Value scoresInit = filled(
       b, loc,
-      tensor::EmptyOp::create(
-          b, loc,
-          SmallVector<OpFoldResult>{batch, b.getIndexAttr(spec.numHeads), sq,
-                                    sk},
-          elementType),
+      tensor::EmptyOp::create(b, loc,
+                              SmallVector<OpFoldResult>{
+                                  batch, b.getIndexAttr(spec.numHeads), sq, sk},
+                              elementType),
       0.0);
   Value scores = buildAttentionContraction(
       b, loc, qView, attentionSeqMap(ctx, spec, kDimI), kView,

@@ -39,8 +39,7 @@ struct AttentionSpec {
   /// derivative is 0): causal, sliding_window and custom.
   bool hasReplacingMask() const {
     return maskKind == MaskKind::causal ||
-           maskKind == MaskKind::sliding_window ||
-           maskKind == MaskKind::custom;
+           maskKind == MaskKind::sliding_window || maskKind == MaskKind::custom;
   }
 };
 

@@ -41,15 +41,15 @@ static Value buildScoreGradient(OpBuilder &b, Location loc,
   AffineMap row = dropDimsMap(ctx, 4, {3});
 
   // delta[b,h,i] = sum_j dP * P.
-  Value deltaInit = filled(
-      b, loc,
-      tensor::EmptyOp::create(
-          b, loc,
-          SmallVector<OpFoldResult>{tensor::getMixedSize(b, loc, dP, 0),
-                                    tensor::getMixedSize(b, loc, dP, 1),
-                                    tensor::getMixedSize(b, loc, dP, 2)},
-          elementType),
-      0.0);
+  Value deltaInit =
+      filled(b, loc,
+             tensor::EmptyOp::create(
+                 b, loc,
+                 SmallVector<OpFoldResult>{tensor::getMixedSize(b, loc, dP, 0),
+                                           tensor::getMixedSize(b, loc, dP, 1),
+                                           tensor::getMixedSize(b, loc, dP, 2)},
+                 elementType),
+             0.0);
   Value delta =
       linalg::GenericOp::create(
           b, loc, deltaInit.getType(), ValueRange{dP, probs.probs},
@@ -101,9 +101,9 @@ static Value buildScoreGradient(OpBuilder &b, Location loc,
                  ds = arith::MulFOp::create(nb, nloc, ds, factor);
                }
                if (spec.hasReplacingMask()) { // 0 where the score was removed
-                 Value keep = buildAttentionKeep(
-                     nb, nloc, spec, probs.offset,
-                     maskArg >= 0 ? args[maskArg] : Value());
+                 Value keep =
+                     buildAttentionKeep(nb, nloc, spec, probs.offset,
+                                        maskArg >= 0 ? args[maskArg] : Value());
                  ds = arith::SelectOp::create(nb, nloc, keep, ds, cst(0.0));
                }
                linalg::YieldOp::create(nb, nloc, ds);
@@ -147,13 +147,13 @@ decomposeAttentionBackward(RewriterBase &rewriter, AttentionBackwardOp op,
     Value dS =
         buildScoreGradient(rewriter, loc, *spec, probs, dP, op.getMask());
     if (wrt == AttentionWrt::query) // dq[b,h,i,d] = sum_j dS * k[b,h,j,d]
-      grad = buildAttentionContraction(rewriter, loc, dS, scoreMap, k, rowsOfK,
-                                       filledLike(rewriter, loc, q, 0.0),
-                                       rowsOfQ);
+      grad =
+          buildAttentionContraction(rewriter, loc, dS, scoreMap, k, rowsOfK,
+                                    filledLike(rewriter, loc, q, 0.0), rowsOfQ);
     else // dk[b,h,j,d] = sum_i dS * q[b,h,i,d]
-      grad = buildAttentionContraction(rewriter, loc, dS, scoreMap, q, rowsOfQ,
-                                       filledLike(rewriter, loc, k, 0.0),
-                                       rowsOfK);
+      grad =
+          buildAttentionContraction(rewriter, loc, dS, scoreMap, q, rowsOfQ,
+                                    filledLike(rewriter, loc, k, 0.0), rowsOfK);
   }
   return SmallVector<Value>{attentionUnview(rewriter, loc, *spec, grad)};
 }

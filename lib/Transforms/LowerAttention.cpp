@@ -18,8 +18,9 @@ using namespace mlir;
 using namespace mlir::rlx;
 
 /// out[b,h,i,d] = sum_j P[b,h,i,j] * v[b,h,j,d], written in q's layout.
-static FailureOr<SmallVector<Value>>
-lowerAttention(RewriterBase &rewriter, AttentionOp op, const LoweringOptions &) {
+static FailureOr<SmallVector<Value>> lowerAttention(RewriterBase &rewriter,
+                                                    AttentionOp op,
+                                                    const LoweringOptions &) {
   FailureOr<AttentionSpec> spec = getAttentionSpec(rewriter, op);
   if (failed(spec))
     return failure();
@@ -39,6 +40,5 @@ lowerAttention(RewriterBase &rewriter, AttentionOp op, const LoweringOptions &) 
 
 void mlir::rlx::populateAttentionLoweringPatterns(
     RewritePatternSet &patterns, const LoweringOptions &options) {
-  addLoweringPatterns<Lowering<AttentionOp, lowerAttention>>(patterns,
-                                                             options);
+  addLoweringPatterns<Lowering<AttentionOp, lowerAttention>>(patterns, options);
 }

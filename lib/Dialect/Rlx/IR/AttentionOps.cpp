@@ -69,23 +69,23 @@ static LogicalResult verifyAttention(OpTy op, Value dy, Value expected,
   int64_t heads = op.getNumHeadsAttr().getInt();
   int64_t headDim = op.getHeadDimAttr().getInt();
   if (heads < 1)
-    return op.emitOpError() << "expects 'num_heads' to be positive, got "
-                            << heads;
+    return op.emitOpError()
+           << "expects 'num_heads' to be positive, got " << heads;
   if (headDim < 1)
-    return op.emitOpError() << "expects 'head_dim' to be positive, got "
-                            << headDim;
+    return op.emitOpError()
+           << "expects 'head_dim' to be positive, got " << headDim;
   MaskKind kind = op.getMaskKind();
   IntegerAttr window = op.getWindowAttr();
   if (kind == MaskKind::sliding_window && !window)
     return op.emitOpError()
            << "expects a 'window' attribute with mask_kind sliding_window";
   if (kind != MaskKind::sliding_window && window)
-    return op.emitOpError() << "expects no 'window' attribute with mask_kind "
-                            << stringifyMaskKind(kind)
-                            << " (only sliding_window takes one)";
+    return op.emitOpError()
+           << "expects no 'window' attribute with mask_kind "
+           << stringifyMaskKind(kind) << " (only sliding_window takes one)";
   if (window && window.getInt() < 0)
-    return op.emitOpError() << "expects 'window' to be non-negative, got "
-                            << window.getInt();
+    return op.emitOpError()
+           << "expects 'window' to be non-negative, got " << window.getInt();
   for (auto [attr, name] : {std::pair(op.getScaleAttr(), "scale"),
                             std::pair(op.getSoftcapAttr(), "softcap")}) {
     if (!attr)
@@ -100,15 +100,16 @@ static LogicalResult verifyAttention(OpTy op, Value dy, Value expected,
     return op.emitOpError() << "expects a 'mask' operand with mask_kind "
                             << stringifyMaskKind(kind);
   if (!needsMask && mask)
-    return op.emitOpError() << "expects no 'mask' operand with mask_kind "
-                            << stringifyMaskKind(kind)
-                            << " (only custom and bias take one)";
+    return op.emitOpError()
+           << "expects no 'mask' operand with mask_kind "
+           << stringifyMaskKind(kind) << " (only custom and bias take one)";
 
   // Layout: every sequence operand (and the result) has q's rank, 3 or 4.
   if (failed(verifyRankIn(o, q, "q", {3, 4})))
     return failure();
   int64_t rank = cast<ShapedType>(q.getType()).getRank();
-  SmallVector<std::pair<Value, StringRef>> seqs = {{q, "q"}, {k, "k"}, {v, "v"}};
+  SmallVector<std::pair<Value, StringRef>> seqs = {
+      {q, "q"}, {k, "k"}, {v, "v"}};
   if (dy)
     seqs.push_back({dy, "dy"});
   seqs.push_back({result, "result"});
@@ -139,8 +140,8 @@ static LogicalResult verifyAttention(OpTy op, Value dy, Value expected,
   // The output (and so dy) has q's shape.
   if (dy && failed(verifyCompatibleShapes(o, dy, "dy", q, "q")))
     return failure();
-  if (failed(verifyCompatibleShapes(o, result, "result", expected,
-                                    expectedName)))
+  if (failed(
+          verifyCompatibleShapes(o, result, "result", expected, expectedName)))
     return failure();
 
   if (mask) {
