@@ -28,7 +28,6 @@
 
 #include "RlxAD/Dialect/Rlx/IR/RlxNormOps.h"
 #include "mlir/Dialect/Arith/IR/Arith.h"
-#include "mlir/Dialect/Math/IR/Math.h"
 
 using namespace mlir;
 using namespace mlir::rlx;
@@ -54,10 +53,7 @@ static Value buildMeanNormInputGrad(OpBuilder &b, Location loc, Value x,
   Value inv = buildInverseCount(b, loc, x, reduced, e);
 
   // s1 = sum(x)
-  Value s1 = buildSums(b, loc, x, reduced, {x}, {id}, 1,
-                       [](OpBuilder &, Location, ValueRange args) {
-                         return SmallVector<Value>{args[0]};
-                       })[0];
+  Value s1 = buildSum(b, loc, x, reduced);
   // One pass, three sums: with c = x - s1/n and g = dy*gamma,
   // s2 = sum(c^2), sg = sum(g), sgc = sum(g*c).
   SmallVector<Value> sums = buildSums(
@@ -77,10 +73,7 @@ static Value buildMeanNormInputGrad(OpBuilder &b, Location loc, Value x,
       {rowId, rowId, rowId, rowId}, 4,
       [&](OpBuilder &nb, Location nloc, ValueRange args) {
         Value mean = arith::MulFOp::create(nb, nloc, args[0], inv);
-        Value var = arith::MulFOp::create(nb, nloc, args[1], inv);
-        Value r = math::RsqrtOp::create(
-            nb, nloc,
-            arith::AddFOp::create(nb, nloc, var, floatConst(nb, nloc, e, eps)));
+        Value r = buildRstd(nb, nloc, args[1], inv, eps);
         Value cg = arith::MulFOp::create(nb, nloc, args[2], inv);
         Value cgx = arith::MulFOp::create(
             nb, nloc, arith::MulFOp::create(nb, nloc, args[3], inv), r);
@@ -128,11 +121,7 @@ static Value buildMeanNormGammaGrad(OpBuilder &b, Location loc, Value x,
 static Value buildBetaGrad(OpBuilder &b, Location loc, Value dy,
                            int64_t paramDim) {
   int64_t rank = cast<RankedTensorType>(dy.getType()).getRank();
-  return buildSums(b, loc, dy, otherDims(rank, {paramDim}), {dy},
-                   {b.getMultiDimIdentityMap(rank)}, 1,
-                   [](OpBuilder &, Location, ValueRange args) {
-                     return SmallVector<Value>{args[0]};
-                   })[0];
+  return buildSum(b, loc, dy, otherDims(rank, {paramDim}));
 }
 
 static int64_t lastDim(Value x) {
@@ -169,11 +158,11 @@ decomposeLayerNormBackwardGamma(RewriterBase &rewriter,
                              {last}, {last}, op.getEps().convertToDouble())};
 }
 
-/// dbeta[d] = sum over the leading dims of dy.
+/// dbeta[d] = sum over the leading dims of dy (layer and rms norm alike).
+template <typename OpTy>
 static FailureOr<SmallVector<Value>>
-decomposeLayerNormBackwardBeta(RewriterBase &rewriter,
-                               LayerNormBackwardBetaOp op,
-                               const DecompositionOptions &) {
+decomposeRowNormBackwardBeta(RewriterBase &rewriter, OpTy op,
+                             const DecompositionOptions &) {
   if (failed(checkF32OrF64(rewriter, op)))
     return failure();
   return SmallVector<Value>{buildBetaGrad(rewriter, op.getLoc(), op.getDy(),
@@ -219,10 +208,7 @@ decomposeRmsNormBackwardInput(RewriterBase &rewriter,
   SmallVector<Value> rows = buildParallel(
       rewriter, loc, rowSizes, e, sums, {rowId, rowId}, 2,
       [&](OpBuilder &nb, Location nloc, ValueRange args) {
-        Value ms = arith::MulFOp::create(nb, nloc, args[0], inv);
-        Value r = math::RsqrtOp::create(
-            nb, nloc,
-            arith::AddFOp::create(nb, nloc, ms, floatConst(nb, nloc, e, eps)));
+        Value r = buildRstd(nb, nloc, args[0], inv, eps);
         Value r3 = arith::MulFOp::create(
             nb, nloc, arith::MulFOp::create(nb, nloc, r, r), r);
         Value mgx = arith::MulFOp::create(nb, nloc, args[1], inv);
@@ -265,16 +251,6 @@ decomposeRmsNormBackwardGamma(RewriterBase &rewriter,
                       arith::MulFOp::create(nb, nloc, args[1], xr)};
                 })[0];
   return SmallVector<Value>{dgamma};
-}
-
-/// dbeta[d] = sum over the leading dims of dy.
-static FailureOr<SmallVector<Value>>
-decomposeRmsNormBackwardBeta(RewriterBase &rewriter, RmsNormBackwardBetaOp op,
-                             const DecompositionOptions &) {
-  if (failed(checkF32OrF64(rewriter, op)))
-    return failure();
-  return SmallVector<Value>{buildBetaGrad(rewriter, op.getLoc(), op.getDy(),
-                                          lastDim(op.getDy()))};
 }
 
 //===----------------------------------------------------------------------===//
@@ -330,10 +306,12 @@ decomposeGroupNormBackwardBeta(RewriterBase &rewriter,
 using NormDecompositions = DecompositionList<
     Decomposition<LayerNormBackwardInputOp, decomposeLayerNormBackwardInput>,
     Decomposition<LayerNormBackwardGammaOp, decomposeLayerNormBackwardGamma>,
-    Decomposition<LayerNormBackwardBetaOp, decomposeLayerNormBackwardBeta>,
+    Decomposition<LayerNormBackwardBetaOp,
+                  decomposeRowNormBackwardBeta<LayerNormBackwardBetaOp>>,
     Decomposition<RmsNormBackwardInputOp, decomposeRmsNormBackwardInput>,
     Decomposition<RmsNormBackwardGammaOp, decomposeRmsNormBackwardGamma>,
-    Decomposition<RmsNormBackwardBetaOp, decomposeRmsNormBackwardBeta>,
+    Decomposition<RmsNormBackwardBetaOp,
+                  decomposeRowNormBackwardBeta<RmsNormBackwardBetaOp>>,
     Decomposition<GroupNormBackwardInputOp, decomposeGroupNormBackwardInput>,
     Decomposition<GroupNormBackwardGammaOp, decomposeGroupNormBackwardGamma>,
     Decomposition<GroupNormBackwardBetaOp, decomposeGroupNormBackwardBeta>>;

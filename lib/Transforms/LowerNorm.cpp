@@ -55,30 +55,19 @@ static Value buildAffineNormalize(OpBuilder &b, Location loc, Value x,
       })[0];
 }
 
-/// layer_norm: mean/rstd over the last axis, then one elementwise generic.
+/// layer_norm (mean/rstd) and rms_norm (rstd only) over the last axis, then
+/// one elementwise generic.
+template <typename OpTy,
+          NormStats (*Stats)(OpBuilder &, Location, Value, ArrayRef<int64_t>,
+                             double)>
 static FailureOr<SmallVector<Value>>
-lowerLayerNorm(RewriterBase &rewriter, LayerNormOp op, const LoweringOptions &) {
+lowerRowNorm(RewriterBase &rewriter, OpTy op, const LoweringOptions &) {
   if (failed(checkF32OrF64(rewriter, op)))
     return failure();
   Location loc = op.getLoc();
   int64_t last = op.getX().getType().getRank() - 1;
-  NormStats stats = buildMeanRstd(rewriter, loc, op.getX(), {last},
-                                  op.getEps().convertToDouble());
-  return SmallVector<Value>{buildAffineNormalize(rewriter, loc, op.getX(),
-                                                 op.getGamma(), op.getBeta(),
-                                                 {last}, {last}, stats)};
-}
-
-/// rms_norm: rstd = rsqrt(mean(x^2) + eps) over the last axis, then
-/// y = x * rstd * gamma + beta.
-static FailureOr<SmallVector<Value>>
-lowerRmsNorm(RewriterBase &rewriter, RmsNormOp op, const LoweringOptions &) {
-  if (failed(checkF32OrF64(rewriter, op)))
-    return failure();
-  Location loc = op.getLoc();
-  int64_t last = op.getX().getType().getRank() - 1;
-  NormStats stats = buildRmsRstd(rewriter, loc, op.getX(), {last},
-                                 op.getEps().convertToDouble());
+  NormStats stats =
+      Stats(rewriter, loc, op.getX(), {last}, op.getEps().convertToDouble());
   return SmallVector<Value>{buildAffineNormalize(rewriter, loc, op.getX(),
                                                  op.getGamma(), op.getBeta(),
                                                  {last}, {last}, stats)};
@@ -104,7 +93,8 @@ lowerGroupNorm(RewriterBase &rewriter, GroupNormOp op, const LoweringOptions &) 
 
 void mlir::rlx::populateNormLoweringPatterns(RewritePatternSet &patterns,
                                              const LoweringOptions &options) {
-  addLoweringPatterns<Lowering<LayerNormOp, lowerLayerNorm>,
-                      Lowering<RmsNormOp, lowerRmsNorm>,
-                      Lowering<GroupNormOp, lowerGroupNorm>>(patterns, options);
+  addLoweringPatterns<
+      Lowering<LayerNormOp, lowerRowNorm<LayerNormOp, buildMeanRstd>>,
+      Lowering<RmsNormOp, lowerRowNorm<RmsNormOp, buildRmsRstd>>,
+      Lowering<GroupNormOp, lowerGroupNorm>>(patterns, options);
 }

@@ -91,6 +91,24 @@ SmallVector<Value> mlir::rlx::buildParallel(OpBuilder &b, Location loc,
   return SmallVector<Value>(generic.getResults());
 }
 
+Value mlir::rlx::buildSum(OpBuilder &b, Location loc, Value tensor,
+                          ArrayRef<int64_t> reduced) {
+  int64_t rank = cast<RankedTensorType>(tensor.getType()).getRank();
+  return buildSums(b, loc, tensor, reduced, {tensor},
+                   {b.getMultiDimIdentityMap(rank)}, 1,
+                   [](OpBuilder &, Location, ValueRange args) {
+                     return SmallVector<Value>{args[0]};
+                   })[0];
+}
+
+Value mlir::rlx::buildRstd(OpBuilder &b, Location loc, Value sum,
+                           Value invCount, double eps) {
+  Value mean = arith::MulFOp::create(b, loc, sum, invCount);
+  Value shifted = arith::AddFOp::create(
+      b, loc, mean, floatConst(b, loc, sum.getType(), eps));
+  return math::RsqrtOp::create(b, loc, shifted);
+}
+
 NormStats mlir::rlx::buildMeanRstd(OpBuilder &b, Location loc, Value x,
                                    ArrayRef<int64_t> reduced, double eps) {
   auto type = cast<RankedTensorType>(x.getType());
@@ -102,10 +120,7 @@ NormStats mlir::rlx::buildMeanRstd(OpBuilder &b, Location loc, Value x,
   Value inv = buildInverseCount(b, loc, x, reduced, e);
 
   // s1 = sum(x)
-  Value s1 = buildSums(b, loc, x, reduced, {x}, {id}, 1,
-                       [](OpBuilder &, Location, ValueRange args) {
-                         return SmallVector<Value>{args[0]};
-                       })[0];
+  Value s1 = buildSum(b, loc, x, reduced);
   // s2 = sum((x - s1/n)^2)
   Value s2 = buildSums(
       b, loc, x, reduced, {x, s1}, {id, stat}, 1,
@@ -121,11 +136,7 @@ NormStats mlir::rlx::buildMeanRstd(OpBuilder &b, Location loc, Value x,
       b, loc, sizes, e, {s1, s2}, {statId, statId}, 2,
       [&](OpBuilder &nb, Location nloc, ValueRange args) {
         Value mean = arith::MulFOp::create(nb, nloc, args[0], inv);
-        Value var = arith::MulFOp::create(nb, nloc, args[1], inv);
-        Value shifted = arith::AddFOp::create(nb, nloc, var,
-                                              floatConst(nb, nloc, e, eps));
-        return SmallVector<Value>{mean,
-                                  math::RsqrtOp::create(nb, nloc, shifted)};
+        return SmallVector<Value>{mean, buildRstd(nb, nloc, args[1], inv, eps)};
       });
   return {stats[0], stats[1], inv};
 }
@@ -148,11 +159,8 @@ NormStats mlir::rlx::buildRmsRstd(OpBuilder &b, Location loc, Value x,
       buildParallel(b, loc, sizes, e, {s},
                     {b.getMultiDimIdentityMap(sizes.size())}, 1,
                     [&](OpBuilder &nb, Location nloc, ValueRange args) {
-                      Value ms = arith::MulFOp::create(nb, nloc, args[0], inv);
-                      Value shifted = arith::AddFOp::create(
-                          nb, nloc, ms, floatConst(nb, nloc, e, eps));
                       return SmallVector<Value>{
-                          math::RsqrtOp::create(nb, nloc, shifted)};
+                          buildRstd(nb, nloc, args[0], inv, eps)};
                     })[0];
   return {Value(), rstd, inv};
 }

@@ -55,6 +55,14 @@ SmallVector<Value> buildParallel(OpBuilder &b, Location loc,
                                  ArrayRef<AffineMap> maps, unsigned numResults,
                                  GenericBody body);
 
+/// sum of `tensor` over its `reduced` dims (one zero-filled reduction).
+Value buildSum(OpBuilder &b, Location loc, Value tensor,
+               ArrayRef<int64_t> reduced);
+
+/// The scalar rsqrt(sum * invCount + eps), inside a generic body.
+Value buildRstd(OpBuilder &b, Location loc, Value sum, Value invCount,
+                double eps);
+
 /// mean = sum(x)/n, var = sum((x - mean)^2)/n (two passes, biased),
 /// rstd = rsqrt(var + eps) over the `reduced` dims of `x`.
 NormStats buildMeanRstd(OpBuilder &b, Location loc, Value x,

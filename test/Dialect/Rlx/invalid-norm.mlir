@@ -221,3 +221,20 @@ func.func @group_eps(%x: tensor<2x6x5x3xf32>) -> tensor<2x6x5x3xf32> {
   %dx = rlx.group_norm_backward_input %x, %x, %x, %x {num_groups = 3 : i64, eps = -1.0 : f32} : tensor<2x6x5x3xf32>, tensor<2x6x5x3xf32>, tensor<2x6x5x3xf32>, tensor<2x6x5x3xf32> -> tensor<2x6x5x3xf32>
   return %dx : tensor<2x6x5x3xf32>
 }
+
+// -----
+
+// C is dynamic in x but static (and not divisible) in gamma.
+func.func @group_not_divisible_gamma(%x: tensor<2x?x5x3xf32>, %g: tensor<7xf32>) -> tensor<2x?x5x3xf32> {
+  // expected-error@+1 {{'rlx.group_norm' op expects the channel count (dim 0 of 'gamma', 7) to be divisible by 'num_groups' (2)}}
+  %y = rlx.group_norm %x, %g, %g {num_groups = 2 : i64, eps = 1.0e-5 : f32} : tensor<2x?x5x3xf32>, tensor<7xf32>, tensor<7xf32> -> tensor<2x?x5x3xf32>
+  return %y : tensor<2x?x5x3xf32>
+}
+
+// -----
+
+func.func @group_not_divisible_dgamma(%x: tensor<2x?x5x3xf32>) -> tensor<9xf32> {
+  // expected-error@+1 {{'rlx.group_norm_backward_gamma' op expects the channel count (dim 0 of 'dgamma', 9) to be divisible by 'num_groups' (2)}}
+  %dg = rlx.group_norm_backward_gamma %x, %x {num_groups = 2 : i64, eps = 1.0e-5 : f32} : tensor<2x?x5x3xf32>, tensor<2x?x5x3xf32> -> tensor<9xf32>
+  return %dg : tensor<9xf32>
+}

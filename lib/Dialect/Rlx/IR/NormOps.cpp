@@ -91,7 +91,9 @@ static LogicalResult verifyRowNorm(Operation *op, const NormOperands &o,
 }
 
 /// group_norm and its gradients: x is [N, C, H, W], num_groups >= 1 divides
-/// C, gamma/beta (and parameter gradients) are [C].
+/// C, gamma/beta (and parameter gradients) are [C]. C may be static in any
+/// of them (e.g. a static gamma with a dynamic x): the first static one is
+/// checked for divisibility, verifyRoles makes the others equal to it.
 static LogicalResult verifyGroupNorm(Operation *op, const NormOperands &o,
                                      int64_t numGroups, APFloat eps) {
   if (failed(verifyRank(op, o.x.first, o.x.second, 4)))
@@ -99,15 +101,27 @@ static LogicalResult verifyGroupNorm(Operation *op, const NormOperands &o,
   if (numGroups < 1)
     return op->emitOpError() << "expects 'num_groups' to be >= 1, got "
                              << numGroups;
-  int64_t channels = cast<RankedTensorType>(o.x.first.getType()).getDimSize(1);
-  if (!ShapedType::isDynamic(channels) && channels % numGroups != 0)
-    return op->emitOpError() << "expects the channel count (dim 1 of '"
-                             << o.x.second << "', " << channels
-                             << ") to be divisible by 'num_groups' ("
-                             << numGroups << ")";
-  if (failed(verifyEps(op, eps)))
+  if (failed(verifyEps(op, eps)) || failed(verifyRoles(op, o, 1)))
     return failure();
-  return verifyRoles(op, o, 1);
+  SmallVector<std::pair<Named, int64_t>> channelDims = {{o.x, 1}};
+  for (const Named &n : o.likeX)
+    channelDims.push_back({n, 1});
+  for (const Named &n : o.params)
+    channelDims.push_back({n, 0});
+  channelDims.push_back({o.result, o.resultIsParam ? 0 : 1});
+  for (auto [named, dim] : channelDims) {
+    int64_t channels =
+        cast<RankedTensorType>(named.first.getType()).getDimSize(dim);
+    if (ShapedType::isDynamic(channels))
+      continue;
+    if (channels % numGroups != 0)
+      return op->emitOpError()
+             << "expects the channel count (dim " << dim << " of '"
+             << named.second << "', " << channels
+             << ") to be divisible by 'num_groups' (" << numGroups << ")";
+    break;
+  }
+  return success();
 }
 
 //===----------------------------------------------------------------------===//
