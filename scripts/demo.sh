@@ -6,8 +6,8 @@ root="$(cd "$(dirname "$0")/.." && pwd)"
 build="${RLX_BUILD_DIR:-$root/build}"
 "$root/scripts/build.sh"
 example="$root/examples/training-step"
-echo "== rlx-opt: the training step decomposed to linalg (first lines)"
-"$build/bin/rlx-opt" "$example/step.mlir" --rlx-to-linalg | head -n 12
+echo "== rlx-opt --rlx-to-linalg: the training step as linalg (first lines of @step)"
+"$build/bin/rlx-opt" "$example/step.mlir" --rlx-to-linalg | sed -n "/func.func @step/,\$p" | head -n 16
 echo "== rlx-run: compiled with rlx-to-llvm and run on examples/training-step/*.npy"
 args=()
 for f in "$example"/input*.npy; do args+=(--input="$f"); done
