@@ -8,7 +8,7 @@ config.name = "rlx"
 config.test_format = lit.formats.ShTest(not llvm_config.use_lit_shell)
 config.suffixes = [".mlir", ".py", ".test", ".c"]
 config.excludes = ["lit.cfg.py", "lit.site.cfg.py", "CMakeLists.txt",
-                   "rlxtest.py", "Inputs"]
+                   "rlxtest.py", "Inputs", "capi-test.c"]
 config.test_source_root = os.path.dirname(__file__)
 config.test_exec_root = os.path.join(config.rlx_obj_root, "test")
 
@@ -40,3 +40,7 @@ llvm_config.with_environment(
     [os.path.join(config.rlx_src_root, "python"),
      os.path.join(config.rlx_src_root, "test", "Numerics")],
     append_path=True)
+# Each numerics file writes its per-op case counts and worst errors here;
+# scripts/numerics-report.py prints the table.
+llvm_config.with_environment("RLX_NUMERICS_REPORT_DIR",
+                             os.path.join(config.rlx_obj_root, "numerics"))
