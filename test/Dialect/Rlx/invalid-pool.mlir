@@ -1,0 +1,202 @@
+// RUN: rlx-opt %s --split-input-file --verify-diagnostics
+
+func.func @x_rank(%x: tensor<3x8x8xf32>) -> tensor<1x3x4x4xf32> {
+  // expected-error@+1 {{'rlx.max_pool2d' op expects 'x' to have rank 4, got 3}}
+  %y = rlx.max_pool2d %x {kernel_size = array<i64: 2, 2>, stride = array<i64: 2, 2>} : tensor<3x8x8xf32> -> tensor<1x3x4x4xf32>
+  return %y : tensor<1x3x4x4xf32>
+}
+
+// -----
+
+func.func @result_rank(%x: tensor<1x3x8x8xf32>) -> tensor<3x4x4xf32> {
+  // expected-error@+1 {{'rlx.max_pool2d' op expects 'result' to have rank 4, got 3}}
+  %y = rlx.max_pool2d %x {kernel_size = array<i64: 2, 2>, stride = array<i64: 2, 2>} : tensor<1x3x8x8xf32> -> tensor<3x4x4xf32>
+  return %y : tensor<3x4x4xf32>
+}
+
+// -----
+
+func.func @dy_rank(%x: tensor<1x3x8x8xf32>, %dy: tensor<3x4x4xf32>) -> tensor<1x3x8x8xf32> {
+  // expected-error@+1 {{'rlx.max_pool2d_backward' op expects 'dy' to have rank 4, got 3}}
+  %dx = rlx.max_pool2d_backward %x, %dy {kernel_size = array<i64: 2, 2>, stride = array<i64: 2, 2>} : tensor<1x3x8x8xf32>, tensor<3x4x4xf32> -> tensor<1x3x8x8xf32>
+  return %dx : tensor<1x3x8x8xf32>
+}
+
+// -----
+
+func.func @dx_rank(%x: tensor<1x3x8x8xf32>, %dy: tensor<1x3x4x4xf32>) -> tensor<3x8x8xf32> {
+  // expected-error@+1 {{'rlx.max_pool2d_backward' op expects 'x' and 'result' to have the same rank, got 4 and 3}}
+  %dx = rlx.max_pool2d_backward %x, %dy {kernel_size = array<i64: 2, 2>, stride = array<i64: 2, 2>} : tensor<1x3x8x8xf32>, tensor<1x3x4x4xf32> -> tensor<3x8x8xf32>
+  return %dx : tensor<3x8x8xf32>
+}
+
+// -----
+
+func.func @kernel_missing(%x: tensor<1x3x8x8xf32>) -> tensor<1x3x4x4xf32> {
+  // expected-error@+1 {{'rlx.max_pool2d' op requires attribute 'kernel_size'}}
+  %y = rlx.max_pool2d %x {stride = array<i64: 2, 2>} : tensor<1x3x8x8xf32> -> tensor<1x3x4x4xf32>
+  return %y : tensor<1x3x4x4xf32>
+}
+
+// -----
+
+func.func @kernel_length(%x: tensor<1x3x8x8xf32>) -> tensor<1x3x4x4xf32> {
+  // expected-error@+1 {{'rlx.max_pool2d' op expects 'kernel_size' to have 2 values (h, w), got 1}}
+  %y = rlx.max_pool2d %x {kernel_size = array<i64: 2>, stride = array<i64: 2, 2>} : tensor<1x3x8x8xf32> -> tensor<1x3x4x4xf32>
+  return %y : tensor<1x3x4x4xf32>
+}
+
+// -----
+
+func.func @kernel_zero(%x: tensor<1x3x8x8xf32>) -> tensor<1x3x4x4xf32> {
+  // expected-error@+1 {{'rlx.max_pool2d' op expects 'kernel_size' values to be >= 1, got 0}}
+  %y = rlx.max_pool2d %x {kernel_size = array<i64: 2, 0>, stride = array<i64: 2, 2>} : tensor<1x3x8x8xf32> -> tensor<1x3x4x4xf32>
+  return %y : tensor<1x3x4x4xf32>
+}
+
+// -----
+
+func.func @stride_length(%x: tensor<1x3x8x8xf32>, %dy: tensor<1x3x4x4xf32>) -> tensor<1x3x8x8xf32> {
+  // expected-error@+1 {{'rlx.max_pool2d_backward' op expects 'stride' to have 2 values (h, w), got 3}}
+  %dx = rlx.max_pool2d_backward %x, %dy {kernel_size = array<i64: 2, 2>, stride = array<i64: 2, 2, 2>} : tensor<1x3x8x8xf32>, tensor<1x3x4x4xf32> -> tensor<1x3x8x8xf32>
+  return %dx : tensor<1x3x8x8xf32>
+}
+
+// -----
+
+func.func @stride_zero(%x: tensor<1x3x8x8xf32>) -> tensor<1x3x4x4xf32> {
+  // expected-error@+1 {{'rlx.max_pool2d' op expects 'stride' values to be >= 1, got 0}}
+  %y = rlx.max_pool2d %x {kernel_size = array<i64: 2, 2>, stride = array<i64: 0, 2>} : tensor<1x3x8x8xf32> -> tensor<1x3x4x4xf32>
+  return %y : tensor<1x3x4x4xf32>
+}
+
+// -----
+
+func.func @padding_length(%x: tensor<1x3x8x8xf32>) -> tensor<1x3x4x4xf32> {
+  // expected-error@+1 {{'rlx.max_pool2d' op expects 'padding' to have 2 values (h, w), got 0}}
+  %y = rlx.max_pool2d %x {kernel_size = array<i64: 2, 2>, stride = array<i64: 2, 2>, padding = array<i64>} : tensor<1x3x8x8xf32> -> tensor<1x3x4x4xf32>
+  return %y : tensor<1x3x4x4xf32>
+}
+
+// -----
+
+func.func @padding_negative(%x: tensor<1x3x8x8xf32>, %dy: tensor<1x3x4x4xf32>) -> tensor<1x3x8x8xf32> {
+  // expected-error@+1 {{'rlx.max_pool2d_backward' op expects 'padding' values to be >= 0, got -1}}
+  %dx = rlx.max_pool2d_backward %x, %dy {kernel_size = array<i64: 2, 2>, stride = array<i64: 2, 2>, padding = array<i64: 0, -1>} : tensor<1x3x8x8xf32>, tensor<1x3x4x4xf32> -> tensor<1x3x8x8xf32>
+  return %dx : tensor<1x3x8x8xf32>
+}
+
+// -----
+
+// PyTorch: "pad should be at most half of effective kernel size".
+func.func @padding_over_half(%x: tensor<1x3x8x8xf32>) -> tensor<1x3x10x6xf32> {
+  // expected-error@+1 {{'rlx.max_pool2d' op expects 'padding' to be at most half of 'kernel_size', got 2 > 3/2 in dimension 0}}
+  %y = rlx.max_pool2d %x {kernel_size = array<i64: 3, 3>, padding = array<i64: 2, 0>} : tensor<1x3x8x8xf32> -> tensor<1x3x10x6xf32>
+  return %y : tensor<1x3x10x6xf32>
+}
+
+// -----
+
+func.func @padding_over_half_w(%x: tensor<1x3x8x8xf32>, %dy: tensor<1x3x7x9xf32>) -> tensor<1x3x8x8xf32> {
+  // expected-error@+1 {{'rlx.max_pool2d_backward' op expects 'padding' to be at most half of 'kernel_size', got 2 > 2/2 in dimension 1}}
+  %dx = rlx.max_pool2d_backward %x, %dy {kernel_size = array<i64: 2, 2>, padding = array<i64: 0, 2>} : tensor<1x3x8x8xf32>, tensor<1x3x7x9xf32> -> tensor<1x3x8x8xf32>
+  return %dx : tensor<1x3x8x8xf32>
+}
+
+// -----
+
+func.func @result_element_type(%x: tensor<1x3x8x8xf32>) -> tensor<1x3x4x4xf64> {
+  // expected-error@+1 {{'rlx.max_pool2d' op expects 'x' and 'result' to have the same element type, got 'f32' and 'f64'}}
+  %y = rlx.max_pool2d %x {kernel_size = array<i64: 2, 2>, stride = array<i64: 2, 2>} : tensor<1x3x8x8xf32> -> tensor<1x3x4x4xf64>
+  return %y : tensor<1x3x4x4xf64>
+}
+
+// -----
+
+func.func @dy_element_type(%x: tensor<1x3x8x8xf32>, %dy: tensor<1x3x4x4xf64>) -> tensor<1x3x8x8xf32> {
+  // expected-error@+1 {{'rlx.max_pool2d_backward' op expects 'x' and 'dy' to have the same element type, got 'f32' and 'f64'}}
+  %dx = rlx.max_pool2d_backward %x, %dy {kernel_size = array<i64: 2, 2>, stride = array<i64: 2, 2>} : tensor<1x3x8x8xf32>, tensor<1x3x4x4xf64> -> tensor<1x3x8x8xf32>
+  return %dx : tensor<1x3x8x8xf32>
+}
+
+// -----
+
+func.func @dx_element_type(%x: tensor<1x3x8x8xf32>, %dy: tensor<1x3x4x4xf32>) -> tensor<1x3x8x8xf64> {
+  // expected-error@+1 {{'rlx.max_pool2d_backward' op expects 'x' and 'result' to have the same element type, got 'f32' and 'f64'}}
+  %dx = rlx.max_pool2d_backward %x, %dy {kernel_size = array<i64: 2, 2>, stride = array<i64: 2, 2>} : tensor<1x3x8x8xf32>, tensor<1x3x4x4xf32> -> tensor<1x3x8x8xf64>
+  return %dx : tensor<1x3x8x8xf64>
+}
+
+// -----
+
+func.func @integer(%x: tensor<1x3x8x8xi32>) -> tensor<1x3x4x4xi32> {
+  // expected-error@+1 {{'rlx.max_pool2d' op operand #0 must be ranked tensor of floating-point values}}
+  %y = rlx.max_pool2d %x {kernel_size = array<i64: 2, 2>, stride = array<i64: 2, 2>} : tensor<1x3x8x8xi32> -> tensor<1x3x4x4xi32>
+  return %y : tensor<1x3x4x4xi32>
+}
+
+// -----
+
+func.func @batch(%x: tensor<2x3x8x8xf32>) -> tensor<1x3x4x4xf32> {
+  // expected-error@+1 {{'rlx.max_pool2d' op expects dim 0 of 'result' (1) to equal dim 0 of 'x' (2)}}
+  %y = rlx.max_pool2d %x {kernel_size = array<i64: 2, 2>, stride = array<i64: 2, 2>} : tensor<2x3x8x8xf32> -> tensor<1x3x4x4xf32>
+  return %y : tensor<1x3x4x4xf32>
+}
+
+// -----
+
+func.func @channels(%x: tensor<?x3x8x8xf32>, %dy: tensor<?x4x4x4xf32>) -> tensor<?x3x8x8xf32> {
+  // expected-error@+1 {{'rlx.max_pool2d_backward' op expects dim 1 of 'dy' (4) to equal dim 1 of 'x' (3)}}
+  %dx = rlx.max_pool2d_backward %x, %dy {kernel_size = array<i64: 2, 2>, stride = array<i64: 2, 2>} : tensor<?x3x8x8xf32>, tensor<?x4x4x4xf32> -> tensor<?x3x8x8xf32>
+  return %dx : tensor<?x3x8x8xf32>
+}
+
+// -----
+
+func.func @batch_dy(%x: tensor<2x3x8x8xf32>, %dy: tensor<1x3x4x4xf32>) -> tensor<2x3x8x8xf32> {
+  // expected-error@+1 {{'rlx.max_pool2d_backward' op expects dim 0 of 'dy' (1) to equal dim 0 of 'x' (2)}}
+  %dx = rlx.max_pool2d_backward %x, %dy {kernel_size = array<i64: 2, 2>, stride = array<i64: 2, 2>} : tensor<2x3x8x8xf32>, tensor<1x3x4x4xf32> -> tensor<2x3x8x8xf32>
+  return %dx : tensor<2x3x8x8xf32>
+}
+
+// -----
+
+// (8 + 2 - 3) / 2 + 1 = 4
+func.func @height(%x: tensor<1x3x8x8xf32>) -> tensor<1x3x5x4xf32> {
+  // expected-error@+1 {{'rlx.max_pool2d' op expects dim 2 of 'result' (5) to equal the pooled height (4)}}
+  %y = rlx.max_pool2d %x {kernel_size = array<i64: 3, 3>, stride = array<i64: 2, 2>, padding = array<i64: 1, 1>} : tensor<1x3x8x8xf32> -> tensor<1x3x5x4xf32>
+  return %y : tensor<1x3x5x4xf32>
+}
+
+// -----
+
+// (9 - 2) / 3 + 1 = 3
+func.func @width(%x: tensor<1x3x8x9xf32>, %dy: tensor<1x3x7x4xf32>) -> tensor<1x3x8x9xf32> {
+  // expected-error@+1 {{'rlx.max_pool2d_backward' op expects dim 3 of 'dy' (4) to equal the pooled width (3)}}
+  %dx = rlx.max_pool2d_backward %x, %dy {kernel_size = array<i64: 2, 2>, stride = array<i64: 1, 3>} : tensor<1x3x8x9xf32>, tensor<1x3x7x4xf32> -> tensor<1x3x8x9xf32>
+  return %dx : tensor<1x3x8x9xf32>
+}
+
+// -----
+
+func.func @window_too_large(%x: tensor<1x3x2x8xf32>) -> tensor<1x3x1x8xf32> {
+  // expected-error@+1 {{'rlx.max_pool2d' op expects dim 2 of 'x' (2) plus twice the padding (0) to hold at least one window of 3}}
+  %y = rlx.max_pool2d %x {kernel_size = array<i64: 3, 1>} : tensor<1x3x2x8xf32> -> tensor<1x3x1x8xf32>
+  return %y : tensor<1x3x1x8xf32>
+}
+
+// -----
+
+func.func @empty_width(%x: tensor<1x3x8x0xf32>) -> tensor<1x3x7x1xf32> {
+  // expected-error@+1 {{'rlx.max_pool2d' op expects dim 3 of 'x' to be non-zero}}
+  %y = rlx.max_pool2d %x {kernel_size = array<i64: 2, 2>, padding = array<i64: 0, 1>} : tensor<1x3x8x0xf32> -> tensor<1x3x7x1xf32>
+  return %y : tensor<1x3x7x1xf32>
+}
+
+// -----
+
+func.func @dx_shape(%x: tensor<1x3x8x8xf32>, %dy: tensor<1x3x4x4xf32>) -> tensor<1x3x8x9xf32> {
+  // expected-error@+1 {{'rlx.max_pool2d_backward' op expects dim 3 of 'x' (8) to equal dim 3 of 'result' (9)}}
+  %dx = rlx.max_pool2d_backward %x, %dy {kernel_size = array<i64: 2, 2>, stride = array<i64: 2, 2>} : tensor<1x3x8x8xf32>, tensor<1x3x4x4xf32> -> tensor<1x3x8x9xf32>
+  return %dx : tensor<1x3x8x9xf32>
+}

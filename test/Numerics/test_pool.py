@@ -1,0 +1,147 @@
+# RUN: %python %s
+"""Numerics of rlx.max_pool2d and rlx.max_pool2d_backward against PyTorch.
+
+Forward: torch.nn.functional.max_pool2d. Backward: torch.autograd.grad of the
+same call, which routes each dy to its window's argmax (first maximum in
+row-major order; a NaN wins, the last NaN of a window if several; padded
+positions never win) and accumulates over overlapping windows. Inputs cover
+ties (constant and small-integer tensors), NaNs (several per window), -inf,
+overlapping windows, padding, non-square kernels and strides, stride >
+kernel, odd sizes and a dynamic batch. Central finite differences in f64 check
+the compiled gradient against the compiled forward on tie-free inputs.
+"""
+import numpy as np
+import torch
+
+import rlxtest as rt
+
+FWD, BWD = "rlx.max_pool2d", "rlx.max_pool2d_backward"
+
+# (label, x shape, kernel, stride, padding, input kind, dynamic batch)
+CASES = [
+    ("k2s2", (2, 3, 8, 8), (2, 2), (2, 2), (0, 0), "randn", False),
+    ("k3s1p1 overlap odd", (2, 3, 7, 9), (3, 3), (1, 1), (1, 1), "randn", False),
+    ("k3s2p1 overlap odd", (3, 2, 9, 7), (3, 3), (2, 2), (1, 1), "randn", False),
+    ("k2x3 s1x2 p1 nonsquare", (2, 2, 6, 7), (2, 3), (1, 2), (1, 1), "randn", False),
+    ("k3x2 s2x1 p1x0 nonsquare", (2, 3, 7, 6), (3, 2), (2, 1), (1, 0), "randn", False),
+    ("k2 s3 p1 gaps", (2, 2, 7, 7), (2, 2), (3, 3), (1, 1), "randn", False),
+    ("k1 identity", (2, 3, 4, 5), (1, 1), (1, 1), (0, 0), "randn", False),
+    ("k1x3 s3x1", (1, 2, 6, 5), (1, 3), (3, 1), (0, 1), "randn", False),
+    ("constant k3s2", (2, 3, 5, 5), (3, 3), (2, 2), (0, 0), "const", False),
+    ("constant k3s1p1", (2, 2, 6, 5), (3, 3), (1, 1), (1, 1), "const", False),
+    ("int ties k3s1p1", (2, 4, 8, 8), (3, 3), (1, 1), (1, 1), "int", False),
+    ("int ties k3s2p1", (2, 2, 7, 7), (3, 3), (2, 2), (1, 1), "int", False),
+    ("int ties k2x3", (3, 2, 5, 8), (2, 3), (1, 2), (0, 1), "int", False),
+    ("nan k2s2", (2, 3, 6, 6), (2, 2), (2, 2), (0, 0), "nan", False),
+    ("nan k3s1p1", (2, 3, 7, 7), (3, 3), (1, 1), (1, 1), "nan", False),
+    ("nan k3x2 s2x1", (1, 2, 5, 6), (3, 2), (2, 1), (1, 0), "nan", False),
+    ("nan+ties k3s2p1", (2, 2, 7, 7), (3, 3), (2, 2), (1, 1), "nanint", False),
+    ("-inf k2s1p1", (1, 2, 4, 4), (2, 2), (1, 1), (1, 1), "neginf", False),
+    ("dynamic batch int k3s2p1", (3, 2, 9, 9), (3, 3), (2, 2), (1, 1), "int", True),
+    ("dynamic batch randn k2x3", (2, 3, 6, 7), (2, 3), (2, 1), (1, 1), "randn", True),
+]
+
+# Tie-free f64 cases for finite differences (shape, kernel, stride, padding).
+FD_CASES = [
+    ((1, 2, 5, 5), (3, 3), (1, 1), (1, 1)),
+    ((2, 1, 5, 6), (2, 3), (2, 1), (1, 1)),
+    ((1, 1, 6, 6), (2, 2), (2, 2), (0, 0)),
+]
+
+
+def out_size(n, k, s, p):
+    return (n + 2 * p - k) // s + 1
+
+
+def attrs(k, s, p):
+    return ("{kernel_size = array<i64: %d, %d>, stride = array<i64: %d, %d>, "
+            "padding = array<i64: %d, %d>}" % (k + s + p))
+
+
+def functions(tag, shape, k, s, p, dtype, dynamic):
+    n, c, h, w = shape
+    yshape = (n, c, out_size(h, k[0], s[0], p[0]), out_size(w, k[1], s[1], p[1]))
+    lead = (None,) if dynamic else (n,)
+    tx = rt.mlir_type(lead + shape[1:], dtype)
+    ty = rt.mlir_type(lead + yshape[1:], dtype)
+    a = attrs(k, s, p)
+    return """
+  func.func @fwd_{t}(%x: {tx}) -> {ty} {{
+    %y = rlx.max_pool2d %x {a} : {tx} -> {ty}
+    return %y : {ty}
+  }}
+  func.func @bwd_{t}(%x: {tx}, %dy: {ty}) -> {tx} {{
+    %dx = rlx.max_pool2d_backward %x, %dy {a} : {tx}, {ty} -> {tx}
+    return %dx : {tx}
+  }}
+""".format(t=tag, tx=tx, ty=ty, a=a), yshape
+
+
+def make_input(rng, kind, shape, dtype):
+    if kind == "const":
+        return np.full(shape, 0.75, dtype=dtype)
+    if kind in ("int", "nanint"):
+        x = rng.integers(-2, 3, size=shape).astype(dtype)
+    else:
+        x = rng.standard_normal(shape).astype(dtype)
+    if kind in ("nan", "nanint"):
+        # About one NaN in five: many windows hold several.
+        x[rng.random(shape) < 0.2] = np.nan
+    if kind == "neginf":
+        x[rng.random(shape) < 0.5] = -np.inf
+        x[0, 0] = -np.inf  # a channel of -inf only
+    return x
+
+
+def torch_reference(x, dy, k, s, p):
+    xt = torch.from_numpy(x).requires_grad_()
+    yt = torch.nn.functional.max_pool2d(xt, k, s, p)
+    (gt,) = torch.autograd.grad(yt, xt, torch.from_numpy(dy))
+    return yt.detach().numpy(), gt.numpy()
+
+
+def same_infinities(got, want):
+    """rt.check's error is got - want, NaN for equal infinities: where both
+    hold the same infinity compare 0 with 0 (a mismatch stays a failure)."""
+    got, want = np.array(got), np.array(want)
+    both = np.isinf(got) & (got == want)
+    got[both], want[both] = 0, 0
+    return got, want
+
+
+def main():
+    rng = rt.rng(7)
+    for dtype in rt.DTYPES:
+        body, shapes = "", []
+        for i, (label, shape, k, s, p, kind, dyn) in enumerate(CASES):
+            text, yshape = functions("c%d" % i, shape, k, s, p, dtype, dyn)
+            body += text
+            shapes.append(yshape)
+        m = rt.compile("module {%s}" % body)
+        for i, (label, shape, k, s, p, kind, dyn) in enumerate(CASES):
+            x = make_input(rng, kind, shape, dtype)
+            dy = rng.standard_normal(shapes[i]).astype(dtype)
+            want_y, want_dx = torch_reference(x, dy, k, s, p)
+            name = "%s %s" % (label, np.dtype(dtype).name)
+            got_y, want_y = same_infinities(m["fwd_c%d" % i](x), want_y)
+            rt.check(FWD, got_y, want_y, dtype, name)
+            rt.check(BWD, m["bwd_c%d" % i](x, dy), want_dx, dtype, name)
+
+    # Finite differences (f64, distinct values: no ties, no NaN).
+    body = ""
+    for i, (shape, k, s, p) in enumerate(FD_CASES):
+        body += functions("fd%d" % i, shape, k, s, p, np.float64, False)[0]
+    m = rt.compile("module {%s}" % body)
+    for i, (shape, k, s, p) in enumerate(FD_CASES):
+        x = rng.permutation(np.prod(shape)).reshape(shape).astype(np.float64)
+        x = x / x.size + 0.01 * rng.standard_normal(shape)
+        yshape = functions("fd%d" % i, shape, k, s, p, np.float64, False)[1]
+        dy = rng.standard_normal(yshape)
+        got = m["bwd_fd%d" % i](x, dy)
+        rt.check_fd(BWD, m["fwd_fd%d" % i], [x], 0, dy, got,
+                    "%s k%s s%s p%s" % (shape, k, s, p))
+    rt.finish()
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,87 @@
+// RUN: rlx-opt %s --split-input-file --rlx-decompose-backward | FileCheck %s
+
+// Dynamic batch, overlapping 3x3 windows, stride 2, padding 1.
+// Generic 1 over (n, c, ho, wo, kh, kw): per window the max and its argmax
+// kh*3 + kw, read from x at a clamped index; take v where it is in bounds and
+// (no winner yet, or v > max, or v == max at an earlier index, or v is NaN
+// and max is a number or v comes later).
+// CHECK-DAG: #[[WIN:.+]] = affine_map<(d0, d1, d2, d3, d4, d5) -> (d4, d5)>
+// CHECK-DAG: #[[OUT:.+]] = affine_map<(d0, d1, d2, d3, d4, d5) -> (d0, d1, d2, d3)>
+// CHECK-LABEL: func.func @max_pool2d_backward
+// CHECK-SAME: (%[[X:.+]]: tensor<?x3x8x8xf32>, %[[DY:.+]]: tensor<?x3x4x4xf32>)
+// CHECK-DAG: %[[NEGINF:.+]] = arith.constant 0xFF800000 : f32
+// CHECK-DAG: %[[NONE:.+]] = arith.constant -1 : i64
+// CHECK-DAG: %[[ZERO:.+]] = arith.constant 0.000000e+00 : f32
+// CHECK: %[[WINDOW:.+]] = tensor.empty() : tensor<3x3xi1>
+// CHECK: %[[N:.+]] = tensor.dim %[[DY]], %{{.+}} : tensor<?x3x4x4xf32>
+// CHECK: %[[MAXE:.+]] = tensor.empty(%[[N]]) : tensor<?x3x4x4xf32>
+// CHECK: %[[MAX0:.+]] = linalg.fill ins(%[[NEGINF]] : f32) outs(%[[MAXE]]
+// CHECK: %[[ARGE:.+]] = tensor.empty(%{{.+}}) : tensor<?x3x4x4xi64>
+// CHECK: %[[ARG0:.+]] = linalg.fill ins(%[[NONE]] : i64) outs(%[[ARGE]]
+// CHECK: %[[BEST:.+]]:2 = linalg.generic {indexing_maps = [#[[WIN]], #[[OUT]], #[[OUT]]], iterator_types = ["parallel", "parallel", "parallel", "parallel", "reduction", "reduction"]} ins(%[[WINDOW]] : tensor<3x3xi1>) outs(%[[MAX0]], %[[ARG0]] : tensor<?x3x4x4xf32>, tensor<?x3x4x4xi64>)
+// CHECK: ^bb0(%{{.+}}: i1, %[[ACC:.+]]: f32, %[[AM:.+]]: i64):
+// CHECK: %[[V:.+]] = tensor.extract %[[X]]
+// CHECK: arith.cmpf uno, %[[V]], %[[V]]
+// CHECK: arith.cmpf ord, %[[ACC]], %[[ACC]]
+// CHECK: arith.cmpf ogt, %[[V]], %[[ACC]]
+// CHECK: arith.cmpf oeq, %[[V]], %[[ACC]]
+// CHECK: %[[NEWMAX:.+]] = arith.select %[[TAKE:.+]], %[[V]], %[[ACC]] : f32
+// CHECK-NEXT: %[[NEWAM:.+]] = arith.select %[[TAKE]], %{{.+}}, %[[AM]] : i64
+// CHECK: linalg.yield %[[NEWMAX]], %[[NEWAM]] : f32, i64
+// Generic 2 over (n, c, h, w, a, b), a, b < ceil(3/2): dx[h, w] sums dy of
+// the windows containing (h, w) whose argmax is (h, w).
+// CHECK: %[[SPAN:.+]] = tensor.empty() : tensor<2x2xi1>
+// CHECK: %[[DXE:.+]] = tensor.empty(%{{.+}}) : tensor<?x3x8x8xf32>
+// CHECK: %[[DX0:.+]] = linalg.fill ins(%[[ZERO]] : f32) outs(%[[DXE]]
+// CHECK: %[[DX:.+]] = linalg.generic {indexing_maps = [#[[WIN]], #[[OUT]]], iterator_types = ["parallel", "parallel", "parallel", "parallel", "reduction", "reduction"]} ins(%[[SPAN]] : tensor<2x2xi1>) outs(%[[DX0]] : tensor<?x3x8x8xf32>)
+// CHECK: ^bb0(%{{.+}}: i1, %[[DACC:.+]]: f32):
+// CHECK: %[[W:.+]] = tensor.extract %[[BEST]]#1[
+// CHECK: %[[G:.+]] = tensor.extract %[[DY]][
+// CHECK: %[[HIT0:.+]] = arith.cmpi eq, %[[W]], %{{.+}} : i64
+// CHECK: %[[HIT:.+]] = arith.andi %{{.+}}, %[[HIT0]] : i1
+// CHECK: %[[SUM:.+]] = arith.addf %[[DACC]], %[[G]] : f32
+// CHECK: %[[NEW:.+]] = arith.select %[[HIT]], %[[SUM]], %[[DACC]] : f32
+// CHECK: linalg.yield %[[NEW]] : f32
+// CHECK-NOT: rlx.
+// CHECK: return %[[DX]]
+func.func @max_pool2d_backward(%x: tensor<?x3x8x8xf32>, %dy: tensor<?x3x4x4xf32>) -> tensor<?x3x8x8xf32> {
+  %dx = rlx.max_pool2d_backward %x, %dy {kernel_size = array<i64: 3, 3>, stride = array<i64: 2, 2>, padding = array<i64: 1, 1>} : tensor<?x3x8x8xf32>, tensor<?x3x4x4xf32> -> tensor<?x3x8x8xf32>
+  return %dx : tensor<?x3x8x8xf32>
+}
+
+// -----
+
+// Non-square kernel 2x3 with stride (2, 1): windows per position
+// ceil(2/2) x ceil(3/1) = 1x3. Fully dynamic shapes read H, W from x and
+// Ho, Wo from dy.
+// CHECK-LABEL: func.func @dynamic_nonsquare
+// CHECK-SAME: (%[[X:.+]]: tensor<?x?x?x?xf64>, %[[DY:.+]]: tensor<?x?x?x?xf64>)
+// CHECK-DAG: %[[H:.+]] = tensor.dim %[[X]], %{{.+}} : tensor<?x?x?x?xf64>
+// CHECK-DAG: %[[W:.+]] = tensor.dim %[[X]], %{{.+}} : tensor<?x?x?x?xf64>
+// CHECK-DAG: %[[HO:.+]] = tensor.dim %[[DY]], %{{.+}} : tensor<?x?x?x?xf64>
+// CHECK-DAG: %[[WO:.+]] = tensor.dim %[[DY]], %{{.+}} : tensor<?x?x?x?xf64>
+// CHECK: tensor.empty() : tensor<2x3xi1>
+// CHECK: linalg.generic
+// CHECK: arith.cmpi slt, %{{.+}}, %[[H]] : index
+// CHECK: arith.cmpi slt, %{{.+}}, %[[W]] : index
+// CHECK: tensor.empty() : tensor<1x3xi1>
+// CHECK: linalg.generic
+// CHECK: arith.cmpi slt, %{{.+}}, %[[HO]] : index
+// CHECK: arith.cmpi slt, %{{.+}}, %[[WO]] : index
+// CHECK-NOT: rlx.
+func.func @dynamic_nonsquare(%x: tensor<?x?x?x?xf64>, %dy: tensor<?x?x?x?xf64>) -> tensor<?x?x?x?xf64> {
+  %dx = rlx.max_pool2d_backward %x, %dy {kernel_size = array<i64: 2, 3>, stride = array<i64: 2, 1>} : tensor<?x?x?x?xf64>, tensor<?x?x?x?xf64> -> tensor<?x?x?x?xf64>
+  return %dx : tensor<?x?x?x?xf64>
+}
+
+// -----
+
+// A result type more static than x gets a tensor.cast.
+// CHECK-LABEL: func.func @cast_result
+// CHECK: %{{.+}}:2 = linalg.generic
+// CHECK: %[[DX:.+]] = linalg.generic
+// CHECK: tensor.cast %[[DX]] : tensor<?x2x4x4xf32> to tensor<2x2x4x4xf32>
+func.func @cast_result(%x: tensor<?x2x4x4xf32>, %dy: tensor<?x2x2x2xf32>) -> tensor<2x2x4x4xf32> {
+  %dx = rlx.max_pool2d_backward %x, %dy {kernel_size = array<i64: 2, 2>, stride = array<i64: 2, 2>} : tensor<?x2x4x4xf32>, tensor<?x2x2x2xf32> -> tensor<2x2x4x4xf32>
+  return %dx : tensor<2x2x4x4xf32>
+}
