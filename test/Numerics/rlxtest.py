@@ -62,8 +62,11 @@ def rel_error(got, want):
         return float("inf")
     if want.size == 0:
         return 0.0
-    diff = np.abs(np.where(nan_want, 0.0, got - want))
-    scale = max(float(np.max(np.abs(np.where(nan_want, 0.0, want)))), 1.0)
+    # NaN matches NaN and an infinity matches the same infinity exactly.
+    same = nan_want | (got == want)
+    diff = np.abs(np.where(same, 0.0, got - want))
+    finite_want = np.where(same | ~np.isfinite(want), 0.0, want)
+    scale = max(float(np.max(np.abs(finite_want))), 1.0)
     return float(np.max(diff)) / scale
 
 
