@@ -112,3 +112,15 @@ SmallVector<Value> mlir::rlx::castToResultTypes(OpBuilder &b, Operation *op,
                              .getResult());
   return cast;
 }
+
+std::pair<Value, Value> mlir::rlx::castIndexInRange(OpBuilder &b, Location loc,
+                                                    Value value,
+                                                    Value length) {
+  Value index = arith::IndexCastOp::create(b, loc, b.getIndexType(), value);
+  Value zero = indexConst(b, loc, 0);
+  Value geZero =
+      arith::CmpIOp::create(b, loc, arith::CmpIPredicate::sge, index, zero);
+  Value ltLength =
+      arith::CmpIOp::create(b, loc, arith::CmpIPredicate::slt, index, length);
+  return {index, arith::AndIOp::create(b, loc, geZero, ltLength)};
+}

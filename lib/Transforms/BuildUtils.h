@@ -63,6 +63,13 @@ iteratorTypes(int64_t rank, ArrayRef<int64_t> reductionDims = {});
 AffineMap dropDimsMap(MLIRContext *ctx, int64_t rank,
                       ArrayRef<int64_t> dropped);
 
+/// Casts the signed integer `value` (e.g. an element of an i32/i64 index
+/// tensor) to index and returns it together with the i1 `0 <= value < length`
+/// (`length` an index value). Gathers select on the flag and read at
+/// `select(flag, index, 0)` so that nothing is read out of bounds.
+std::pair<Value, Value> castIndexInRange(OpBuilder &b, Location loc,
+                                         Value value, Value length);
+
 } // namespace mlir::rlx
 
 #endif // RLX_LIB_TRANSFORMS_BUILDUTILS_H
