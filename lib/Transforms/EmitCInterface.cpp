@@ -1,6 +1,7 @@
 //===- EmitCInterface.cpp - the rlx-emit-c-interface pass -----------------===//
 #include "RlxAD/Transforms/Passes.h"
 
+#include "mlir/Dialect/Bufferization/IR/Bufferization.h"
 #include "mlir/Dialect/Func/IR/FuncOps.h"
 #include "mlir/Dialect/LLVMIR/LLVMDialect.h"
 
@@ -15,10 +16,17 @@ namespace {
 struct RlxEmitCInterfacePass
     : public rlx::impl::RlxEmitCInterfaceBase<RlxEmitCInterfacePass> {
   void runOnOperation() override {
-    for (auto func : getOperation().getOps<func::FuncOp>())
-      if (func.isPublic() && !func.isExternal())
-        func->setAttr(LLVM::LLVMDialect::getEmitCWrapperAttrName(),
-                      UnitAttr::get(&getContext()));
+    MLIRContext *ctx = &getContext();
+    for (auto func : getOperation().getOps<func::FuncOp>()) {
+      if (!func.isPublic() || func.isExternal())
+        continue;
+      func->setAttr(LLVM::LLVMDialect::getEmitCWrapperAttrName(),
+                    UnitAttr::get(ctx));
+      for (auto [i, type] : llvm::enumerate(func.getArgumentTypes()))
+        if (isa<TensorType>(type))
+          func.setArgAttr(i, bufferization::BufferizationDialect::kWritableAttrName,
+                          BoolAttr::get(ctx, false));
+    }
   }
 };
 } // namespace

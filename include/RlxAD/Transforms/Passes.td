@@ -75,12 +75,16 @@ def RlxLowerToLinalg : Pass<"rlx-lower-to-linalg"> {
 }
 
 def RlxEmitCInterface : Pass<"rlx-emit-c-interface", "::mlir::ModuleOp"> {
-  let summary = "Mark public functions with llvm.emit_c_interface";
+  let summary = "Prepare public functions to be called from C";
   let description = [{
     Adds the `llvm.emit_c_interface` unit attribute to every public
     `func.func` definition, so that the LLVM lowering emits the
-    `_mlir_ciface_<name>` wrapper the rlx runtime (and any C caller) uses.
+    `_mlir_ciface_<name>` wrapper the rlx runtime (and any C caller) uses,
+    and marks their tensor arguments `bufferization.writable = false`: the
+    caller owns those buffers, so bufferization never writes into them.
   }];
+  let dependentDialects = ["::mlir::bufferization::BufferizationDialect",
+                           "::mlir::LLVM::LLVMDialect"];
 }
 
 #endif // RLX_TRANSFORMS_PASSES_TD

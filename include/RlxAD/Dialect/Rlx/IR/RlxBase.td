@@ -43,7 +43,13 @@ def Rlx_Dialect : Dialect {
     - 2-D geometry attributes (`kernel_size`, `stride`, `padding`,
       `dilation`) are `array<i64: h, w>`; layouts are NCHW and OIHW.
   }];
-  let dependentDialects = [];
+  // The dialects the decompositions and lowerings produce: loading rlx loads
+  // them, so that decomposeOperation works from any pass or transform script.
+  let dependentDialects = [
+    "::mlir::arith::ArithDialect", "::mlir::linalg::LinalgDialect",
+    "::mlir::math::MathDialect", "::mlir::scf::SCFDialect",
+    "::mlir::tensor::TensorDialect"
+  ];
   let useDefaultAttributePrinterParser = 1;
 }
 

@@ -1,0 +1,118 @@
+//===- CAPI.cpp - C API of the rlx runtime --------------------------------===//
+#include "rlx-c/Runtime.h"
+
+#include "RlxAD/Runtime/Runtime.h"
+
+#include <cstdlib>
+#include <cstring>
+
+using namespace rlx::runtime;
+
+struct RlxModule {
+  std::unique_ptr<JitModule> module;
+};
+
+static char *copyString(const std::string &s) {
+  char *out = static_cast<char *>(std::malloc(s.size() + 1));
+  if (out)
+    std::memcpy(out, s.c_str(), s.size() + 1);
+  return out;
+}
+
+static void setError(char **error, const std::string &message) {
+  if (error)
+    *error = copyString(message);
+}
+
+extern "C" RlxModule *rlxModuleCompile(const char *source, size_t length,
+                                       const char *pipelineOptions,
+                                       char **error) {
+  if (error)
+    *error = nullptr;
+  if (!source) {
+    setError(error, "rlxModuleCompile: source is NULL");
+    return nullptr;
+  }
+  auto module = JitModule::compile(llvm::StringRef(source, length),
+                                   pipelineOptions ? pipelineOptions : "");
+  if (!module) {
+    setError(error, llvm::toString(module.takeError()));
+    return nullptr;
+  }
+  return new RlxModule{std::move(*module)};
+}
+
+extern "C" void rlxModuleDestroy(RlxModule *module) { delete module; }
+
+extern "C" size_t rlxModuleNumFunctions(const RlxModule *module) {
+  return module ? module->module->functions().size() : 0;
+}
+
+extern "C" const char *rlxModuleFunctionName(const RlxModule *module,
+                                             size_t index) {
+  if (!module || index >= module->module->functions().size())
+    return nullptr;
+  return module->module->functions()[index].name.c_str();
+}
+
+extern "C" int rlxModuleCall(RlxModule *module, const char *function,
+                             const RlxTensor *inputs, size_t numInputs,
+                             RlxTensor **outputs, size_t *numOutputs,
+                             char **error) {
+  if (error)
+    *error = nullptr;
+  if (!module || !function || !outputs || !numOutputs ||
+      (numInputs && !inputs)) {
+    setError(error, "rlxModuleCall: NULL module, function name, inputs or "
+                    "output pointers");
+    return 1;
+  }
+  *outputs = nullptr;
+  *numOutputs = 0;
+  std::vector<TensorView> views;
+  for (size_t i = 0; i < numInputs; ++i) {
+    const RlxTensor &t = inputs[i];
+    if (t.dtype < RLX_F32 || t.dtype > RLX_I64 || t.rank < 0 ||
+        (t.rank > 0 && !t.shape)) {
+      setError(error, "rlxModuleCall: input #" + std::to_string(i) +
+                          " has an invalid dtype, rank or shape pointer");
+      return 1;
+    }
+    views.push_back({static_cast<DType>(t.dtype),
+                     llvm::ArrayRef<int64_t>(t.shape, t.rank), t.data});
+  }
+  auto results = module->module->call(function, views);
+  if (!results) {
+    setError(error, llvm::toString(results.takeError()));
+    return 1;
+  }
+  size_t n = results->size();
+  auto *out = static_cast<RlxTensor *>(std::calloc(n ? n : 1, sizeof(RlxTensor)));
+  for (size_t i = 0; i < n; ++i) {
+    Tensor &r = (*results)[i];
+    out[i].dtype = static_cast<RlxDType>(r.dtype);
+    out[i].rank = r.shape.size();
+    out[i].shape = static_cast<int64_t *>(
+        std::malloc(std::max<size_t>(1, r.shape.size()) * sizeof(int64_t)));
+    std::copy(r.shape.begin(), r.shape.end(), out[i].shape);
+    // Hand the caller a plain malloc'd buffer it can free.
+    out[i].data = std::malloc(std::max<size_t>(1, r.numBytes()));
+    if (r.numBytes())
+      std::memcpy(out[i].data, r.data, r.numBytes());
+  }
+  *outputs = out;
+  *numOutputs = n;
+  return 0;
+}
+
+extern "C" void rlxTensorsDestroy(RlxTensor *tensors, size_t count) {
+  if (!tensors)
+    return;
+  for (size_t i = 0; i < count; ++i) {
+    std::free(tensors[i].shape);
+    std::free(tensors[i].data);
+  }
+  std::free(tensors);
+}
+
+extern "C" void rlxStringDestroy(char *string) { std::free(string); }

@@ -1,0 +1,65 @@
+/* Compiles a module through the C API, calls it, checks the numbers, and
+ * checks that a bad call fails with a message instead of crashing. */
+#include "rlx-c/Runtime.h"
+
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+static const char *kModule =
+    "func.func @grad(%x: tensor<?x3xf64>, %dy: tensor<?x3xf64>) -> tensor<?x3xf64> {\n"
+    "  %dx = rlx.activation_backward %x, %dy {kind = #rlx.activation<tanh>}\n"
+    "      : tensor<?x3xf64>, tensor<?x3xf64> -> tensor<?x3xf64>\n"
+    "  return %dx : tensor<?x3xf64>\n"
+    "}\n";
+
+int main(void) {
+  char *err = NULL;
+  RlxModule *m = rlxModuleCompile(kModule, strlen(kModule), NULL, &err);
+  if (!m) {
+    fprintf(stderr, "compile failed: %s\n", err);
+    return 1;
+  }
+  printf("functions: %zu %s\n", rlxModuleNumFunctions(m),
+         rlxModuleFunctionName(m, 0));
+
+  double x[6] = {-1.5, -0.5, 0.0, 0.25, 1.0, 2.0};
+  double dy[6] = {1, 2, 3, 4, 5, 6};
+  int64_t shape[2] = {2, 3};
+  RlxTensor in[2] = {{RLX_F64, 2, shape, x}, {RLX_F64, 2, shape, dy}};
+  RlxTensor *out = NULL;
+  size_t nOut = 0;
+  if (rlxModuleCall(m, "grad", in, 2, &out, &nOut, &err) != 0) {
+    fprintf(stderr, "call failed: %s\n", err);
+    return 1;
+  }
+  double worst = 0;
+  for (int i = 0; i < 6; ++i) {
+    double t = tanh(x[i]);
+    double want = (1 - t * t) * dy[i];
+    double got = ((double *)out[0].data)[i];
+    worst = fmax(worst, fabs(got - want));
+  }
+  printf("outputs: %zu rank %lld shape %lldx%lld max error %.3g\n", nOut,
+         (long long)out[0].rank, (long long)out[0].shape[0],
+         (long long)out[0].shape[1], worst);
+  rlxTensorsDestroy(out, nOut);
+  if (worst > 1e-12)
+    return 1;
+
+  /* A dtype mismatch is rejected with a message. */
+  RlxTensor bad[2] = {{RLX_F32, 2, shape, x}, {RLX_F64, 2, shape, dy}};
+  if (rlxModuleCall(m, "grad", bad, 2, &out, &nOut, &err) == 0)
+    return 1;
+  printf("bad call: %s\n", err);
+  rlxStringDestroy(err);
+
+  /* A syntax error fails to compile with a message. */
+  if (rlxModuleCompile("func.func @f(", 13, NULL, &err))
+    return 1;
+  printf("bad module: %s\n", strchr(err, '\n') ? "multi-line message" : err);
+  rlxStringDestroy(err);
+  rlxModuleDestroy(m);
+  return 0;
+}
