@@ -4,7 +4,9 @@
 torch.cumsum is the inclusive sum; the exclusive one is cumsum(x) - x. Both
 the matrix path (static axis <= cumsum-matrix-max-length) and the O(L) scan
 (axis 300 > 256, a dynamic axis, and every axis once more with
-cumsum-matrix-max-length=4) are compared, then finite differences (f64) of the
+cumsum-matrix-max-length=4) are compared, and the 300-long gradients once more
+through the matrix with cumsum-matrix-max-length=1024 (the forward lowering
+always uses 256), then finite differences (f64) of the
 compiled forward check the compiled gradient.
 """
 import numpy as np
@@ -85,6 +87,8 @@ def main():
     run(default, "default", r)
     # Forces the O(L) scan for every static axis longer than 4.
     run(rt.compile(text, "cumsum-matrix-max-length=4"), "scan", r)
+    # The gradient of the 300-long axes through the triangular matmul too.
+    run(rt.compile(text, "cumsum-matrix-max-length=1024"), "matrix", r)
 
     # Finite differences of the compiled f64 forward on small shapes.
     for name, shape, dyn, axis, excl in CASES:

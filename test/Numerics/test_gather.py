@@ -52,14 +52,24 @@ def module_text():
                 ty = rt.mlir_type(
                     mlir_shape(result_shape(tshape, ishape, axis), ydyn), dt)
                 attrs = "{axis = %d : i64}" % axis
+                # The Python package passes 0-d arrays as [1]: rank-0 indices
+                # arrive as tensor<1xiN> and are collapsed in the function.
+                arg, prologue, iv = ti, "", "%i"
+                if not ishape:
+                    arg = rt.mlir_type((1,), it)
+                    prologue = ("  %%i0 = tensor.collapse_shape %%i [] : %s into %s\n"
+                                % (arg, ti))
+                    iv = "%i0"
                 funcs.append(
-                    "func.func @fwd_%s(%%t: %s, %%i: %s) -> %s {\n"
-                    "  %%y = rlx.gather %%t, %%i %s : %s, %s -> %s\n"
-                    "  return %%y : %s\n}\n" % (fn, tt, ti, ty, attrs, tt, ti, ty, ty))
+                    "func.func @fwd_%s(%%t: %s, %%i: %s) -> %s {\n%s"
+                    "  %%y = rlx.gather %%t, %s %s : %s, %s -> %s\n"
+                    "  return %%y : %s\n}\n"
+                    % (fn, tt, arg, ty, prologue, iv, attrs, tt, ti, ty, ty))
                 funcs.append(
-                    "func.func @bwd_%s(%%dy: %s, %%i: %s) -> %s {\n"
-                    "  %%dt = rlx.gather_backward %%dy, %%i %s : %s, %s -> %s\n"
-                    "  return %%dt : %s\n}\n" % (fn, ty, ti, tt, attrs, ty, ti, tt, tt))
+                    "func.func @bwd_%s(%%dy: %s, %%i: %s) -> %s {\n%s"
+                    "  %%dt = rlx.gather_backward %%dy, %s %s : %s, %s -> %s\n"
+                    "  return %%dt : %s\n}\n"
+                    % (fn, ty, arg, tt, prologue, iv, attrs, ty, ti, tt, tt))
     return "\n".join(funcs)
 
 
@@ -89,6 +99,11 @@ def numpy_reference(table, idx, axis, dy):
     return y, dt
 
 
+def as_arg(idx):
+    """Rank-0 indices are passed as [1] (see module_text)."""
+    return idx.reshape(1) if idx.ndim == 0 else idx
+
+
 def main():
     r = rt.rng(1)
     m = rt.compile(module_text())
@@ -110,8 +125,8 @@ def main():
                     dy = r.standard_normal(result_shape(tshape, ish, axis)).astype(dt)
                     want_y, want_dt = torch_reference(table, idx, axis, dy)
                     tag = "%s %s" % (fn, ish)
-                    rt.check("rlx.gather", m["fwd_" + fn](table, idx), want_y, label=tag)
-                    rt.check("rlx.gather_backward", m["bwd_" + fn](dy, idx), want_dt,
+                    rt.check("rlx.gather", m["fwd_" + fn](table, as_arg(idx)), want_y, label=tag)
+                    rt.check("rlx.gather_backward", m["bwd_" + fn](dy, as_arg(idx)), want_dt,
                              label=tag)
                     # Out of range: negative, V and far beyond, next to valid ones.
                     bad = r.integers(-3, v + 3, size=ish).astype(it)
@@ -121,8 +136,8 @@ def main():
                         bad.reshape(-1)[0] = v
                     want_y, want_dt = numpy_reference(table, bad, axis, dy)
                     tag = "%s %s out-of-range" % (fn, ish)
-                    rt.check("rlx.gather", m["fwd_" + fn](table, bad), want_y, label=tag)
-                    rt.check("rlx.gather_backward", m["bwd_" + fn](dy, bad), want_dt,
+                    rt.check("rlx.gather", m["fwd_" + fn](table, as_arg(bad)), want_y, label=tag)
+                    rt.check("rlx.gather_backward", m["bwd_" + fn](dy, as_arg(bad)), want_dt,
                              label=tag)
 
     # Finite differences (f64) of the compiled forward w.r.t. the table.
@@ -132,8 +147,8 @@ def main():
         table = r.standard_normal(tshape)
         idx = r.integers(-1, tshape[a] + 1, size=ishape).astype(np.int64)
         dy = r.standard_normal(result_shape(tshape, ishape, axis))
-        rt.check_fd("rlx.gather_backward", m["fwd_" + fn], [table, idx], 0, dy,
-                    m["bwd_" + fn](dy, idx), label=fn)
+        rt.check_fd("rlx.gather_backward", m["fwd_" + fn], [table, as_arg(idx)], 0, dy,
+                    m["bwd_" + fn](dy, as_arg(idx)), label=fn)
     rt.finish()
 
 
