@@ -40,3 +40,7 @@ llvm_config.with_environment(
     [os.path.join(config.rlx_src_root, "python"),
      os.path.join(config.rlx_src_root, "test", "Numerics")],
     append_path=True)
+# Each numerics file writes its per-op case counts and worst errors here;
+# scripts/numerics-report.py prints the table.
+llvm_config.with_environment("RLX_NUMERICS_REPORT_DIR",
+                             os.path.join(config.rlx_obj_root, "numerics"))

@@ -22,6 +22,7 @@
 #include "mlir/Pass/PassManager.h"
 #include "mlir/Target/LLVMIR/Dialect/Builtin/BuiltinToLLVMIRTranslation.h"
 #include "mlir/Target/LLVMIR/Dialect/LLVMIR/LLVMToLLVMIRTranslation.h"
+#include "llvm/ADT/DenseMap.h"
 #include "llvm/Support/SourceMgr.h"
 #include "llvm/Support/TargetSelect.h"
 #include "llvm/Support/raw_ostream.h"
@@ -231,7 +232,9 @@ struct Descriptor {
 
 /// Takes ownership of the buffer a result descriptor points to, copying it
 /// into a dense row-major tensor if its strides are not the identity ones.
-static Tensor adoptResult(const int64_t *words, const TensorType &type) {
+/// `owners` makes results that share an allocation share its ownership.
+static Tensor adoptResult(const int64_t *words, const TensorType &type,
+                          llvm::DenseMap<void *, std::shared_ptr<void>> &owners) {
   size_t rank = type.shape.size();
   Tensor t;
   t.dtype = type.dtype;
@@ -249,7 +252,9 @@ static Tensor adoptResult(const int64_t *words, const TensorType &type) {
       dense = false;
     expected *= t.shape[i];
   }
-  std::shared_ptr<void> owner(allocated, [](void *p) { std::free(p); });
+  std::shared_ptr<void> &owner = owners[allocated];
+  if (!owner)
+    owner = std::shared_ptr<void>(allocated, [](void *p) { std::free(p); });
   char *base = aligned + offset * elem;
   if (dense) {
     t.storage = owner;
@@ -351,7 +356,9 @@ Expected<std::vector<Tensor>> JitModule::call(StringRef name,
   (*fn)(args.data());
 
   std::vector<Tensor> results;
-  for (auto [i, t] : llvm::enumerate(sig->outputs))
-    results.push_back(adoptResult(resultWords.data() + resultOffsets[i], t));
+  llvm::DenseMap<void *, std::shared_ptr<void>> owners;
+  for (size_t i = 0; i < sig->outputs.size(); ++i)
+    results.push_back(adoptResult(resultWords.data() + resultOffsets[i],
+                                  sig->outputs[i], owners));
   return results;
 }

@@ -114,7 +114,7 @@ class Module:
         lib = self._lib
         arrays, tensors = [], (_Tensor * max(1, len(args)))()
         for i, a in enumerate(args):
-            a = np.ascontiguousarray(a)
+            a = np.require(a, requirements="C")  # keeps 0-d arrays 0-d
             if a.dtype not in _DTYPES:
                 raise RlxError("argument %d: unsupported dtype %s" % (i, a.dtype))
             shape = (ctypes.c_int64 * max(1, a.ndim))(*a.shape)

@@ -36,6 +36,33 @@ for call in (lambda: m.grad(x), lambda: m.grad(x.astype(np.float64), dy),
 # CHECK: error: function 'grad' argument #0: expected tensor<?x3xf32>, got tensor<4x5xf32> (dim 1)
 # CHECK: error: no public function 'missing' in the module (has: grad, both)
 
+# Results that alias an argument, a constant, or each other; 0-d and empty
+# tensors. Called repeatedly: every result is an owned buffer, freed once.
+edge = rlx.compile("""
+func.func @ident(%x: tensor<3xf32>) -> tensor<3xf32> { return %x : tensor<3xf32> }
+func.func @const() -> tensor<2xf64> {
+  %c = arith.constant dense<[1.0, 2.0]> : tensor<2xf64>
+  return %c : tensor<2xf64>
+}
+func.func @twice(%x: tensor<3xf32>) -> (tensor<3xf32>, tensor<3xf32>) {
+  return %x, %x : tensor<3xf32>, tensor<3xf32>
+}
+func.func @scalar(%x: tensor<f32>) -> tensor<f32> {
+  %y = rlx.relu %x : tensor<f32> -> tensor<f32>
+  return %y : tensor<f32>
+}
+func.func @empty(%x: tensor<?x3xf32>) -> tensor<?x3xf32> {
+  %y = rlx.relu %x : tensor<?x3xf32> -> tensor<?x3xf32>
+  return %y : tensor<?x3xf32>
+}
+""")
+for _ in range(50):
+    r = (edge.ident(np.arange(3, dtype=np.float32)).tolist(), edge.const().tolist(),
+         [t.tolist() for t in edge.twice(np.ones(3, np.float32))],
+         float(edge.scalar(np.array(-2.0, np.float32))), edge.empty(np.zeros((0, 3), np.float32)).shape)
+print("edge:", r)
+# CHECK: edge: ([0.0, 1.0, 2.0], [1.0, 2.0], {{\[}}[1.0, 1.0, 1.0], [1.0, 1.0, 1.0]], 0.0, (0, 3))
+
 try:
     rlx.compile("func.func @f(")
 except rlx.RlxError as e:
