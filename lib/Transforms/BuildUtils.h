@@ -70,6 +70,11 @@ AffineMap dropDimsMap(MLIRContext *ctx, int64_t rank,
 std::pair<Value, Value> castIndexInRange(OpBuilder &b, Location loc,
                                          Value value, Value length);
 
+/// `acc + value` elementwise, written into `acc` (a linalg.generic with
+/// ins(value) outs(acc), so bufferization updates acc in place). Both have the
+/// same rank; `value` may differ from `acc` in which dims are static.
+Value addInto(OpBuilder &b, Location loc, Value acc, Value value);
+
 } // namespace mlir::rlx
 
 #endif // RLX_LIB_TRANSFORMS_BUILDUTILS_H

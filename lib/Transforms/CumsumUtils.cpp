@@ -69,17 +69,16 @@ static Value buildMatrixCumsum(OpBuilder &b, Location loc, Value x,
   auto lastType = cast<RankedTensorType>(last.getType());
 
   // [..., L] -> [M, L] (rank 1: [1, L]).
+  SmallVector<ReassociationIndices> to2d = {{}, {rank - 1}};
+  for (int64_t d = 0; d < rank - 1; ++d)
+    to2d[0].push_back(d);
   Value x2 = last;
   if (rank == 1) {
     auto t = RankedTensorType::get({1, length}, type.getElementType());
     x2 = tensor::ExpandShapeOp::create(b, loc, t, last,
                                        {ReassociationIndices{0, 1}});
   } else if (rank > 2) {
-    ReassociationIndices lead;
-    for (int64_t d = 0; d < rank - 1; ++d)
-      lead.push_back(d);
-    x2 = tensor::CollapseShapeOp::create(
-        b, loc, last, {lead, ReassociationIndices{rank - 1}});
+    x2 = tensor::CollapseShapeOp::create(b, loc, last, to2d);
   }
 
   Value ones = buildTriangularOnes(b, loc, type.getElementType(), length,
@@ -95,12 +94,8 @@ static Value buildMatrixCumsum(OpBuilder &b, Location loc, Value x,
     y = tensor::CollapseShapeOp::create(b, loc, y2,
                                         {ReassociationIndices{0, 1}});
   } else if (rank > 2) {
-    ReassociationIndices lead;
-    for (int64_t d = 0; d < rank - 1; ++d)
-      lead.push_back(d);
-    y = tensor::ExpandShapeOp::create(
-        b, loc, lastType, y2, {lead, ReassociationIndices{rank - 1}},
-        mixedSizes(b, loc, last));
+    y = tensor::ExpandShapeOp::create(b, loc, lastType, y2, to2d,
+                                      mixedSizes(b, loc, last));
   }
   return moveDim(b, loc, y, rank - 1, axis);
 }
@@ -140,21 +135,6 @@ static Value buildScanCumsum(OpBuilder &b, Location loc, Value x, int64_t axis,
         offsets[axis] = i;
         Value slice = tensor::ExtractSliceOp::create(
             lb, lloc, sliceType, x, offsets, sliceSizes, strides);
-        // acc += slice, in place.
-        auto accumulate = [&](Value into) {
-          AffineMap id = lb.getMultiDimIdentityMap(rank - 1);
-          return linalg::GenericOp::create(
-                     lb, lloc, into.getType(), ValueRange{slice},
-                     ValueRange{into}, ArrayRef<AffineMap>{id, id},
-                     iteratorTypes(rank - 1),
-                     [&](OpBuilder &nb, Location nloc, ValueRange args) {
-                       linalg::YieldOp::create(
-                           nb, nloc,
-                           arith::AddFOp::create(nb, nloc, args[1], args[0])
-                               .getResult());
-                     })
-              .getResult(0);
-        };
         auto write = [&](Value value, Value into) -> Value {
           return tensor::InsertSliceOp::create(lb, lloc, value, into, offsets,
                                                sliceSizes, strides);
@@ -164,9 +144,9 @@ static Value buildScanCumsum(OpBuilder &b, Location loc, Value x, int64_t axis,
         Value newAcc, newOut;
         if (exclusive) {
           newOut = write(iter[1], iter[0]);
-          newAcc = accumulate(iter[1]);
+          newAcc = addInto(lb, lloc, iter[1], slice);
         } else {
-          newAcc = accumulate(iter[1]);
+          newAcc = addInto(lb, lloc, iter[1], slice);
           newOut = write(newAcc, iter[0]);
         }
         scf::YieldOp::create(lb, lloc, ValueRange{newOut, newAcc});

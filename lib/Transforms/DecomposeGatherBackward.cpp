@@ -94,11 +94,11 @@ decomposeGatherBackward(RewriterBase &rewriter, GatherBackwardOp op,
 
   SmallVector<OpFoldResult> sliceSizes(sizes);
   sliceSizes[a] = rewriter.getIndexAttr(1);
-  SmallVector<int64_t> rowShape(resultType.getShape());
+  SmallVector<int64_t> rowShape;
   for (int64_t d = 0; d < rank; ++d)
-    if (ShapedType::isDynamic(rowShape[d]))
-      rowShape[d] = dyType.getDimSize(d < a ? d : d + k - 1);
-  rowShape.erase(rowShape.begin() + a);
+    if (d != a)
+      rowShape.push_back(
+          getConstantIntValue(sizes[d]).value_or(ShapedType::kDynamic));
   auto rowType = RankedTensorType::get(rowShape, elementType);
   SmallVector<OpFoldResult> strides(rank, rewriter.getIndexAttr(1));
   Value lengthValue = indexConst(rewriter, loc, length);
@@ -112,7 +112,8 @@ decomposeGatherBackward(RewriterBase &rewriter, GatherBackwardOp op,
                                                       ValueRange{n})
                           : tensor::ExtractOp::create(b, l, indices,
                                                       ValueRange{});
-        auto [index, inRange] = castIndexInRange(b, l, raw, lengthValue);
+        Value index, inRange;
+        std::tie(index, inRange) = castIndexInRange(b, l, raw, lengthValue);
         auto ifOp = scf::IfOp::create(
             b, l, inRange,
             [&](OpBuilder &tb, Location tl) {
@@ -127,19 +128,7 @@ decomposeGatherBackward(RewriterBase &rewriter, GatherBackwardOp op,
                 dyRow = tensor::ExtractSliceOp::create(
                     tb, tl, rowType, flatDy, dyOffsets, sliceSizes, strides);
               }
-              // row += dyRow, in place.
-              AffineMap id = tb.getMultiDimIdentityMap(rank - 1);
-              Value sum =
-                  linalg::GenericOp::create(
-                      tb, tl, rowType, ValueRange{dyRow}, ValueRange{row},
-                      ArrayRef<AffineMap>{id, id}, iteratorTypes(rank - 1),
-                      [&](OpBuilder &nb, Location nl, ValueRange args) {
-                        linalg::YieldOp::create(
-                            nb, nl,
-                            arith::AddFOp::create(nb, nl, args[1], args[0])
-                                .getResult());
-                      })
-                      .getResult(0);
+              Value sum = addInto(tb, tl, row, dyRow); // row += dyRow
               Value updated = tensor::InsertSliceOp::create(
                   tb, tl, sum, acc, rowOffsets, sliceSizes, strides);
               scf::YieldOp::create(tb, tl, updated);
