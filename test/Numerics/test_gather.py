@@ -140,6 +140,25 @@ def main():
                     rt.check("rlx.gather_backward", m["bwd_" + fn](dy, as_arg(bad)), want_dt,
                              label=tag)
 
+    # A dynamic row count V (gathered axis), 0 at run time too: then the
+    # result is zeros and the table is not read.
+    dyn_rows = rt.compile("\n".join(
+        "func.func @rows_%s(%%t: %s, %%i: tensor<5xi32>) -> %s {\n"
+        "  %%y = rlx.gather %%t, %%i {axis = 1 : i64} : %s, tensor<5xi32> -> %s\n"
+        "  return %%y : %s\n}\n"
+        % (NAMES[dt], rt.mlir_type((3, None, 2), dt), rt.mlir_type((3, 5, 2), dt),
+           rt.mlir_type((3, None, 2), dt), rt.mlir_type((3, 5, 2), dt),
+           rt.mlir_type((3, 5, 2), dt)) for dt in rt.DTYPES))
+    for dt in rt.DTYPES:
+        idx = np.array([0, -1, 2, 0, 1], dtype=np.int32)
+        for rows in (0, 1, 4):
+            table = r.standard_normal((3, rows, 2)).astype(dt)
+            want_y = np.zeros((3, 5, 2), dt)
+            if rows:
+                want_y, _ = numpy_reference(table, idx, 1, want_y)
+            rt.check("rlx.gather", dyn_rows["rows_" + NAMES[dt]](table, idx), want_y,
+                     label="dynamic V = %d" % rows)
+
     # Finite differences (f64) of the compiled forward w.r.t. the table.
     for name, tshape, ishape, axis, idyn, tdyn in CASES:
         a = axis % len(tshape)

@@ -44,14 +44,23 @@ func.func @middle_axis(%t: tensor<?x7x3xf64>, %ids: tensor<4xi64>) -> tensor<?x4
 
 // -----
 
-// Rank-0 indices drop the axis; a dynamic table length is read with tensor.dim.
+// Rank-0 indices drop the axis. A dynamic row count V is read with tensor.dim
+// and checked first: with V == 0 the result is zeros and nothing is read.
 // CHECK-DAG: #[[$SCALAR:.+]] = affine_map<(d0) -> ()>
 // CHECK-LABEL: func.func @scalar_index
 // CHECK-SAME: (%[[T:.+]]: tensor<3x?xf32>, %[[ID:.+]]: tensor<i32>)
+// CHECK-DAG: %[[C0:.+]] = arith.constant 0 : index
 // CHECK: %[[V:.+]] = tensor.dim %[[T]], %{{.*}} : tensor<3x?xf32>
-// CHECK: linalg.generic {indexing_maps = [#[[$SCALAR]], #{{.+}}]
+// CHECK: %[[NONE:.+]] = arith.cmpi eq, %[[V]], %[[C0]]
+// CHECK: %[[R:.+]] = scf.if %[[NONE]] -> (tensor<3xf32>) {
+// CHECK: %[[Z:.+]] = linalg.fill
+// CHECK: scf.yield %[[Z]]
+// CHECK: } else {
+// CHECK: %[[G:.+]] = linalg.generic {indexing_maps = [#[[$SCALAR]], #{{.+}}]{{.*}} ins(%[[ID]] : tensor<i32>)
 // CHECK: arith.cmpi slt, %{{.*}}, %[[V]]
 // CHECK: tensor.extract %[[T]][%{{.*}}, %{{.*}}] : tensor<3x?xf32>
+// CHECK: scf.yield %[[G]]
+// CHECK: return %[[R]]
 func.func @scalar_index(%t: tensor<3x?xf32>, %id: tensor<i32>) -> tensor<3xf32> {
   %y = rlx.gather %t, %id {axis = 1 : i64} : tensor<3x?xf32>, tensor<i32> -> tensor<3xf32>
   return %y : tensor<3xf32>
