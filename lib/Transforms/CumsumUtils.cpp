@@ -3,6 +3,8 @@
 
 #include "BuildUtils.h"
 
+#include "RlxAD/Dialect/Rlx/IR/RlxShapes.h"
+
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/Arith/Utils/Utils.h"
 #include "mlir/Dialect/Linalg/IR/Linalg.h"
@@ -154,11 +156,21 @@ static Value buildScanCumsum(OpBuilder &b, Location loc, Value x, int64_t axis,
   return loop.getResult(0);
 }
 
-Value mlir::rlx::buildCumsum(OpBuilder &b, Location loc, Value x, int64_t axis,
-                             bool exclusive, bool reverse,
-                             int64_t matrixMaxLength) {
-  int64_t length = cast<RankedTensorType>(x.getType()).getDimSize(axis);
+FailureOr<SmallVector<Value>>
+mlir::rlx::rewriteCumsum(RewriterBase &rewriter, Operation *op, Value x,
+                         int64_t axis, bool exclusive, bool reverse,
+                         int64_t matrixMaxLength) {
+  if (failed(checkF32OrF64(rewriter, op)))
+    return failure();
+  auto type = cast<RankedTensorType>(x.getType());
+  std::optional<int64_t> dim = normalizeAxis(axis, type.getRank());
+  if (!dim)
+    return rewriter.notifyMatchFailure(op, "'axis' is out of range");
+  int64_t length = type.getDimSize(*dim);
+  Location loc = op->getLoc();
   if (!ShapedType::isDynamic(length) && length <= matrixMaxLength)
-    return buildMatrixCumsum(b, loc, x, axis, exclusive, reverse);
-  return buildScanCumsum(b, loc, x, axis, exclusive, reverse);
+    return SmallVector<Value>{
+        buildMatrixCumsum(rewriter, loc, x, *dim, exclusive, reverse)};
+  return SmallVector<Value>{
+      buildScanCumsum(rewriter, loc, x, *dim, exclusive, reverse)};
 }

@@ -8,20 +8,25 @@
 #ifndef RLX_LIB_TRANSFORMS_CUMSUMUTILS_H
 #define RLX_LIB_TRANSFORMS_CUMSUMUTILS_H
 
-#include "mlir/IR/Builders.h"
+#include "mlir/IR/PatternMatch.h"
 
 namespace mlir::rlx {
 
-/// Cumulative sum of `x` along the (normalised) dimension `axis`, L long:
+/// Rewrites `op` (rlx.cumsum or rlx.cumsum_backward, operand `x`) into the
+/// cumulative sum of `x` along `axis` (possibly negative), L long:
 ///   forward (reverse = false): y_i = sum_{j <= i} x_j   (j < i if exclusive)
 ///   reverse:                   y_i = sum_{j >= i} x_j   (j > i if exclusive)
 /// When L is static and L <= matrixMaxLength this is one matmul of x (axis
 /// moved last, leading dims collapsed: [M, L]) with a constant triangular
 /// ones-matrix T[j, i] = (j <= i) (or <, >=, >) built by one linalg.generic
 /// from linalg.index; otherwise an O(L) scf.for scan that carries the running
-/// sum of one slice along the axis. The IR size never depends on L.
-Value buildCumsum(OpBuilder &b, Location loc, Value x, int64_t axis,
-                  bool exclusive, bool reverse, int64_t matrixMaxLength);
+/// sum of one slice along the axis. The IR size never depends on L. Fails
+/// (before creating IR) for element types other than f32/f64.
+FailureOr<SmallVector<Value>> rewriteCumsum(RewriterBase &rewriter,
+                                            Operation *op, Value x,
+                                            int64_t axis, bool exclusive,
+                                            bool reverse,
+                                            int64_t matrixMaxLength);
 
 } // namespace mlir::rlx
 

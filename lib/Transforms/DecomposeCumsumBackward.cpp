@@ -15,7 +15,6 @@
 #include "PatternGlue.h"
 
 #include "RlxAD/Dialect/Rlx/IR/RlxCumsumOps.h"
-#include "RlxAD/Dialect/Rlx/IR/RlxShapes.h"
 
 using namespace mlir;
 using namespace mlir::rlx;
@@ -24,16 +23,9 @@ using namespace mlir::rlx;
 static FailureOr<SmallVector<Value>>
 decomposeCumsumBackward(RewriterBase &rewriter, CumsumBackwardOp op,
                         const DecompositionOptions &options) {
-  if (failed(checkF32OrF64(rewriter, op)))
-    return failure();
-  int64_t rank = op.getDy().getType().getRank();
-  std::optional<int64_t> axis = normalizeAxis(op.getAxis(), rank);
-  if (!axis)
-    return rewriter.notifyMatchFailure(op, "'axis' is out of range");
-  Value dx = buildCumsum(rewriter, op.getLoc(), op.getDy(), *axis,
-                         op.getExclusive(), /*reverse=*/true,
-                         options.cumsumMatrixMaxLength);
-  return SmallVector<Value>{dx};
+  return rewriteCumsum(rewriter, op, op.getDy(), op.getAxis(),
+                       op.getExclusive(), /*reverse=*/true,
+                       options.cumsumMatrixMaxLength);
 }
 
 using CumsumDecompositions = DecompositionList<

@@ -12,7 +12,6 @@
 #include "PatternGlue.h"
 
 #include "RlxAD/Dialect/Rlx/IR/RlxCumsumOps.h"
-#include "RlxAD/Dialect/Rlx/IR/RlxShapes.h"
 
 using namespace mlir;
 using namespace mlir::rlx;
@@ -20,16 +19,9 @@ using namespace mlir::rlx;
 /// y = (exclusive) prefix sum of x along axis.
 static FailureOr<SmallVector<Value>>
 lowerCumsum(RewriterBase &rewriter, CumsumOp op, const LoweringOptions &) {
-  if (failed(checkF32OrF64(rewriter, op)))
-    return failure();
-  int64_t rank = op.getX().getType().getRank();
-  std::optional<int64_t> axis = normalizeAxis(op.getAxis(), rank);
-  if (!axis)
-    return rewriter.notifyMatchFailure(op, "'axis' is out of range");
-  Value y = buildCumsum(rewriter, op.getLoc(), op.getX(), *axis,
-                        op.getExclusive(), /*reverse=*/false,
-                        DecompositionOptions().cumsumMatrixMaxLength);
-  return SmallVector<Value>{y};
+  return rewriteCumsum(rewriter, op, op.getX(), op.getAxis(),
+                       op.getExclusive(), /*reverse=*/false,
+                       DecompositionOptions().cumsumMatrixMaxLength);
 }
 
 void mlir::rlx::populateCumsumLoweringPatterns(RewritePatternSet &patterns,
