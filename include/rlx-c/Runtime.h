@@ -34,6 +34,9 @@ typedef struct RlxTensor {
   int64_t rank;
   int64_t *shape; /* rank entries */
   void *data;
+  /* Outputs only: the runtime's handle on the buffer behind `data`, released
+   * by rlxTensorsDestroy. Set it to NULL in inputs. */
+  void *owner;
 } RlxTensor;
 
 typedef struct RlxModule RlxModule;
@@ -60,7 +63,8 @@ int rlxModuleCall(RlxModule *module, const char *function,
                   const RlxTensor *inputs, size_t numInputs,
                   RlxTensor **outputs, size_t *numOutputs, char **error);
 
-/// Frees tensors returned by rlxModuleCall (their data, shapes and the array).
+/// Frees tensors returned by rlxModuleCall (their buffers, shapes and the
+/// array).
 void rlxTensorsDestroy(RlxTensor *tensors, size_t count);
 
 void rlxStringDestroy(char *string);

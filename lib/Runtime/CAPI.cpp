@@ -95,10 +95,9 @@ extern "C" int rlxModuleCall(RlxModule *module, const char *function,
     out[i].shape = static_cast<int64_t *>(
         std::malloc(std::max<size_t>(1, r.shape.size()) * sizeof(int64_t)));
     std::copy(r.shape.begin(), r.shape.end(), out[i].shape);
-    // Hand the caller a plain malloc'd buffer it can free.
-    out[i].data = std::malloc(std::max<size_t>(1, r.numBytes()));
-    if (r.numBytes())
-      std::memcpy(out[i].data, r.data, r.numBytes());
+    // No copy: the caller holds a reference on the JIT's buffer.
+    out[i].data = r.data;
+    out[i].owner = new std::shared_ptr<void>(std::move(r.storage));
   }
   *outputs = out;
   *numOutputs = n;
@@ -110,7 +109,7 @@ extern "C" void rlxTensorsDestroy(RlxTensor *tensors, size_t count) {
     return;
   for (size_t i = 0; i < count; ++i) {
     std::free(tensors[i].shape);
-    std::free(tensors[i].data);
+    delete static_cast<std::shared_ptr<void> *>(tensors[i].owner);
   }
   std::free(tensors);
 }

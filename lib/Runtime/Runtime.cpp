@@ -23,6 +23,7 @@
 #include "mlir/Target/LLVMIR/Dialect/Builtin/BuiltinToLLVMIRTranslation.h"
 #include "mlir/Target/LLVMIR/Dialect/LLVMIR/LLVMToLLVMIRTranslation.h"
 #include "llvm/ADT/DenseMap.h"
+#include "llvm/ExecutionEngine/Orc/JITTargetMachineBuilder.h"
 #include "llvm/Support/SourceMgr.h"
 #include "llvm/Support/TargetSelect.h"
 #include "llvm/Support/raw_ostream.h"
@@ -187,8 +188,19 @@ JitModule::compile(StringRef source, StringRef pipelineOptions) {
 
   mlir::registerBuiltinDialectTranslation(context);
   mlir::registerLLVMDialectTranslation(context);
+  // The optimizer needs the host's TargetMachine: without it LLVM's cost
+  // models see no vector registers and nothing gets vectorised.
+  auto machineBuilder = llvm::orc::JITTargetMachineBuilder::detectHost();
+  if (!machineBuilder)
+    return makeError("cannot detect the host CPU: " +
+                     llvm::toString(machineBuilder.takeError()));
+  machineBuilder->setCodeGenOptLevel(llvm::CodeGenOptLevel::Aggressive);
+  auto targetMachine = machineBuilder->createTargetMachine();
+  if (!targetMachine)
+    return makeError("cannot create a target machine: " +
+                     llvm::toString(targetMachine.takeError()));
   auto transformer = mlir::makeOptimizingTransformer(
-      /*optLevel=*/3, /*sizeLevel=*/0, /*targetMachine=*/nullptr);
+      /*optLevel=*/3, /*sizeLevel=*/0, targetMachine->get());
   llvm::SmallVector<StringRef, 1> libs;
   if (llvm::sys::fs::exists(RLX_C_RUNNER_UTILS))
     libs.push_back(RLX_C_RUNNER_UTILS); // memrefCopy for strided copies
@@ -198,7 +210,8 @@ JitModule::compile(StringRef source, StringRef pipelineOptions) {
   engineOptions.sharedLibPaths = libs;
   engineOptions.enableGDBNotificationListener = false;
   engineOptions.enablePerfNotificationListener = false;
-  auto engine = mlir::ExecutionEngine::create(*module, engineOptions);
+  auto engine = mlir::ExecutionEngine::create(*module, engineOptions,
+                                              std::move(*targetMachine));
   if (!engine)
     return makeError("JIT compilation failed: " +
                      llvm::toString(engine.takeError()) + "\n" + diagnostics);

@@ -113,6 +113,58 @@ SmallVector<Value> mlir::rlx::castToResultTypes(OpBuilder &b, Operation *op,
   return cast;
 }
 
+SmallVector<Value> mlir::rlx::buildReduction(OpBuilder &b, Location loc,
+                                             Value source,
+                                             ArrayRef<int64_t> reducedDims,
+                                             ValueRange broadcast,
+                                             ArrayRef<double> inits,
+                                             GenericBody body) {
+  auto type = cast<RankedTensorType>(source.getType());
+  int64_t rank = type.getRank();
+  SmallVector<OpFoldResult> sizes;
+  for (auto [d, size] : llvm::enumerate(mixedSizes(b, loc, source)))
+    if (!llvm::is_contained(reducedDims, static_cast<int64_t>(d)))
+      sizes.push_back(size);
+  Value empty = tensor::EmptyOp::create(b, loc, sizes, type.getElementType());
+  SmallVector<Value> outputs;
+  for (double init : inits)
+    outputs.push_back(filled(b, loc, empty, init));
+
+  AffineMap reducedMap = dropDimsMap(b.getContext(), rank, reducedDims);
+  SmallVector<Value> inputs{source};
+  llvm::append_range(inputs, broadcast);
+  SmallVector<AffineMap> maps{b.getMultiDimIdentityMap(rank)};
+  maps.append(broadcast.size() + outputs.size(), reducedMap);
+  auto generic = linalg::GenericOp::create(
+      b, loc, ValueRange(outputs).getTypes(), inputs, outputs, maps,
+      iteratorTypes(rank, reducedDims),
+      [&](OpBuilder &nb, Location nloc, ValueRange args) {
+        linalg::YieldOp::create(nb, nloc, body(nb, nloc, args));
+      });
+  return SmallVector<Value>(generic.getResults());
+}
+
+Value mlir::rlx::buildBroadcastElementwise(
+    OpBuilder &b, Location loc, ValueRange full, ValueRange reduced,
+    ArrayRef<int64_t> reducedDims,
+    function_ref<Value(OpBuilder &, Location, ValueRange)> body,
+    Type resultElementType) {
+  Value init = emptyLike(b, loc, full[0], resultElementType);
+  int64_t rank = cast<ShapedType>(full[0].getType()).getRank();
+  AffineMap identity = b.getMultiDimIdentityMap(rank);
+  SmallVector<AffineMap> maps(full.size(), identity);
+  maps.append(reduced.size(), dropDimsMap(b.getContext(), rank, reducedDims));
+  maps.push_back(identity);
+  SmallVector<Value> inputs(full);
+  llvm::append_range(inputs, reduced);
+  auto generic = linalg::GenericOp::create(
+      b, loc, init.getType(), inputs, ValueRange{init}, maps,
+      iteratorTypes(rank), [&](OpBuilder &nb, Location nloc, ValueRange args) {
+        linalg::YieldOp::create(nb, nloc, body(nb, nloc, args.drop_back()));
+      });
+  return generic.getResult(0);
+}
+
 std::pair<Value, Value> mlir::rlx::castIndexInRange(OpBuilder &b, Location loc,
                                                     Value value,
                                                     Value length) {

@@ -63,6 +63,28 @@ iteratorTypes(int64_t rank, ArrayRef<int64_t> reductionDims = {});
 AffineMap dropDimsMap(MLIRContext *ctx, int64_t rank,
                       ArrayRef<int64_t> dropped);
 
+/// A linalg.generic over the iteration space of `source` that reduces the
+/// dims `reducedDims`. Inputs: `source` (identity map), then `broadcast`
+/// values of the reduced shape (the map dropping `reducedDims`). Outputs: one
+/// tensor of the reduced shape and `source`'s element type per entry of
+/// `inits`, filled with it. `body` receives (source element, broadcast
+/// elements..., accumulators...) and returns the new accumulators.
+SmallVector<Value> buildReduction(OpBuilder &b, Location loc, Value source,
+                                  ArrayRef<int64_t> reducedDims,
+                                  ValueRange broadcast, ArrayRef<double> inits,
+                                  GenericBody body);
+
+/// An all-parallel linalg.generic over the shape of `full[0]`: `full` inputs
+/// use the identity map, `reduced` inputs (the outputs of a buildReduction
+/// over `reducedDims`) the map dropping those dims. `body` receives (full
+/// elements..., reduced elements...) and returns the one result element, of
+/// `resultElementType` (default: full[0]'s element type).
+Value buildBroadcastElementwise(
+    OpBuilder &b, Location loc, ValueRange full, ValueRange reduced,
+    ArrayRef<int64_t> reducedDims,
+    function_ref<Value(OpBuilder &, Location, ValueRange)> body,
+    Type resultElementType = nullptr);
+
 /// Casts the signed integer `value` (e.g. an element of an i32/i64 index
 /// tensor) to index and returns it together with the i1 `0 <= value < length`
 /// (`length` an index value). Gathers select on the flag and read at

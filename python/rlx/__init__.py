@@ -29,7 +29,7 @@ _NP_OF = {v: k for k, v in _DTYPES.items()}
 class _Tensor(ctypes.Structure):
     _fields_ = [("dtype", ctypes.c_int), ("rank", ctypes.c_int64),
                 ("shape", ctypes.POINTER(ctypes.c_int64)),
-                ("data", ctypes.c_void_p)]
+                ("data", ctypes.c_void_p), ("owner", ctypes.c_void_p)]
 
 
 def _find_library():
@@ -121,7 +121,7 @@ class Module:
             arrays.append((a, shape))
             tensors[i] = _Tensor(_DTYPES[a.dtype], a.ndim,
                                  ctypes.cast(shape, ctypes.POINTER(ctypes.c_int64)),
-                                 a.ctypes.data_as(ctypes.c_void_p))
+                                 a.ctypes.data_as(ctypes.c_void_p), None)
         out = ctypes.POINTER(_Tensor)()
         nout = ctypes.c_size_t(0)
         err = ctypes.c_void_p()
@@ -136,8 +136,10 @@ class Module:
                 shape = tuple(t.shape[d] for d in range(t.rank))
                 dtype = _NP_OF[t.dtype]
                 count = int(np.prod(shape)) if shape else 1
-                buf = ctypes.string_at(t.data, count * dtype.itemsize) if count else b""
-                results.append(np.frombuffer(buf, dtype=dtype).reshape(shape).copy())
+                array = np.empty(shape, dtype=dtype)
+                if count:  # one copy, out of the runtime's buffer
+                    ctypes.memmove(array.ctypes.data, t.data, count * dtype.itemsize)
+                results.append(array)
         finally:
             lib.rlxTensorsDestroy(out, nout.value)
         return results[0] if len(results) == 1 else tuple(results)

@@ -74,6 +74,20 @@ def RlxLowerToLinalg : Pass<"rlx-lower-to-linalg"> {
   ];
 }
 
+def RlxApproximateMath : Pass<"rlx-approximate-math"> {
+  let summary = "Replace f32 transcendental calls with polynomial approximations";
+  let description = [{
+    Rewrites f32 `math.tanh`, `math.erf`, `math.exp`, `math.expm1`,
+    `math.log`, `math.log1p` and `math.atan` into MLIR's polynomial
+    approximations (arith ops only, accurate to a few ulp), so that the loops
+    around them vectorise instead of calling libm once per element. f64 ops
+    are left alone.
+  }];
+  let dependentDialects = ["::mlir::arith::ArithDialect",
+                           "::mlir::math::MathDialect",
+                           "::mlir::vector::VectorDialect"];
+}
+
 def RlxEmitCInterface : Pass<"rlx-emit-c-interface", "::mlir::ModuleOp"> {
   let summary = "Prepare public functions to be called from C";
   let description = [{

@@ -23,6 +23,11 @@ struct RlxPipelineOptions : public PassPipelineOptions<RlxPipelineOptions> {
       *this, "im2col-max-elements",
       llvm::cl::desc("conv2d_backward_weight im2col buffer cap (0 = none)"),
       llvm::cl::init(0)};
+  PassOptions::Option<bool> approximateMath{
+      *this, "approximate-math",
+      llvm::cl::desc("rlx-to-llvm: polynomial approximations of f32 "
+                     "tanh/erf/exp/log/atan (vectorisable, a few ulp)"),
+      llvm::cl::init(true)};
   PassOptions::Option<bool> emitCInterface{
       *this, "emit-c-interface",
       llvm::cl::desc("rlx-to-llvm: add llvm.emit_c_interface to public "

@@ -1,10 +1,175 @@
 //===- AttentionOps.cpp - Attention op verifiers ------------------===//
+//
+// rlx.attention and rlx.attention_backward share one verifier: layouts
+// `[B,H,S,D]` (rank 4) or `[B,S,H*D]` (rank 3) for every sequence operand,
+// the attribute rules, and the mask operand's shape per mask kind.
+//
+//===----------------------------------------------------------------------===//
 #include "RlxAD/Dialect/Rlx/IR/RlxAttentionOps.h"
 
 #include "VerifyUtils.h"
 
+#include <cmath>
+
 using namespace mlir;
 using namespace mlir::rlx;
+
+static int64_t dimOf(Value v, int64_t d) {
+  return cast<ShapedType>(v.getType()).getDimSize(d);
+}
+
+static bool isStaticNotEqual(int64_t a, int64_t b) {
+  return !ShapedType::isDynamic(a) && !ShapedType::isDynamic(b) && a != b;
+}
+
+/// The mask operand: `custom` takes `[B, Sk]` or `[B, H, Sq, Sk]`; `bias`
+/// takes `[Sq, Sk]` or a rank-4 shape broadcastable to `[B, H, Sq, Sk]`.
+static LogicalResult verifyMaskShape(Operation *op, MaskKind kind, Value mask,
+                                     ArrayRef<int64_t> full /*B,H,Sq,Sk*/) {
+  auto type = cast<ShapedType>(mask.getType());
+  bool custom = kind == MaskKind::custom;
+  int64_t rank = type.getRank();
+  if (rank != 2 && rank != 4)
+    return op->emitOpError()
+           << "expects a '" << stringifyMaskKind(kind) << "' 'mask' of rank "
+           << (custom ? "2 ([B, Sk])" : "2 ([Sq, Sk])") << " or 4 "
+           << (custom ? "([B, H, Sq, Sk])"
+                      : "(broadcastable to [B, H, Sq, Sk])")
+           << ", got rank " << rank;
+  static const char *names[] = {"B", "H", "Sq", "Sk"};
+  SmallVector<int64_t> targets;
+  if (rank == 4)
+    targets = {0, 1, 2, 3};
+  else if (custom)
+    targets = {0, 3};
+  else
+    targets = {2, 3};
+  for (auto [d, t] : llvm::enumerate(targets)) {
+    int64_t got = type.getDimSize(d);
+    bool broadcast = !custom && rank == 4 && got == 1;
+    if (!broadcast && isStaticNotEqual(got, full[t]))
+      return op->emitOpError()
+             << "expects dim " << d << " of the '" << stringifyMaskKind(kind)
+             << "' 'mask' (" << got << ") to equal " << names[t] << " ("
+             << full[t] << ")" << (!custom && rank == 4 ? " or 1" : "");
+  }
+  return success();
+}
+
+/// The rules shared by rlx.attention and rlx.attention_backward. `dy` is null
+/// for the forward op; `expected` is the input whose shape the result has.
+template <typename OpTy>
+static LogicalResult verifyAttention(OpTy op, Value dy, Value expected,
+                                     StringRef expectedName) {
+  Operation *o = op.getOperation();
+  Value q = op.getQ(), k = op.getK(), v = op.getV(), mask = op.getMask();
+  Value result = o->getResult(0);
+
+  // Attributes.
+  int64_t heads = op.getNumHeadsAttr().getInt();
+  int64_t headDim = op.getHeadDimAttr().getInt();
+  if (heads < 1)
+    return op.emitOpError()
+           << "expects 'num_heads' to be positive, got " << heads;
+  if (headDim < 1)
+    return op.emitOpError()
+           << "expects 'head_dim' to be positive, got " << headDim;
+  MaskKind kind = op.getMaskKind();
+  IntegerAttr window = op.getWindowAttr();
+  if (kind == MaskKind::sliding_window && !window)
+    return op.emitOpError()
+           << "expects a 'window' attribute with mask_kind sliding_window";
+  if (kind != MaskKind::sliding_window && window)
+    return op.emitOpError()
+           << "expects no 'window' attribute with mask_kind "
+           << stringifyMaskKind(kind) << " (only sliding_window takes one)";
+  if (window && window.getInt() < 0)
+    return op.emitOpError()
+           << "expects 'window' to be non-negative, got " << window.getInt();
+  for (auto [attr, name] : {std::pair(op.getScaleAttr(), "scale"),
+                            std::pair(op.getSoftcapAttr(), "softcap")}) {
+    if (!attr)
+      continue;
+    double value = attr.getValueAsDouble();
+    if (!(value > 0) || !std::isfinite(value))
+      return op.emitOpError() << "expects '" << name
+                              << "' to be positive and finite, got " << value;
+  }
+  bool needsMask = kind == MaskKind::custom || kind == MaskKind::bias;
+  if (needsMask && !mask)
+    return op.emitOpError() << "expects a 'mask' operand with mask_kind "
+                            << stringifyMaskKind(kind);
+  if (!needsMask && mask)
+    return op.emitOpError()
+           << "expects no 'mask' operand with mask_kind "
+           << stringifyMaskKind(kind) << " (only custom and bias take one)";
+
+  // Layout: every sequence operand (and the result) has q's rank, 3 or 4.
+  if (failed(verifyRankIn(o, q, "q", {3, 4})))
+    return failure();
+  int64_t rank = cast<ShapedType>(q.getType()).getRank();
+  SmallVector<std::pair<Value, StringRef>> seqs = {
+      {q, "q"}, {k, "k"}, {v, "v"}};
+  if (dy)
+    seqs.push_back({dy, "dy"});
+  seqs.push_back({result, "result"});
+  for (auto [value, name] : seqs) {
+    if (failed(verifyRank(o, value, name, rank)) ||
+        failed(verifySameElementType(o, q, "q", value, name)))
+      return failure();
+  }
+  if (mask && failed(verifySameElementType(o, q, "q", mask, "mask")))
+    return failure();
+
+  // Heads and head dim; batch; k and v share Sk.
+  int64_t seqDim = rank == 4 ? 2 : 1;
+  for (auto [value, name] : seqs) {
+    if (rank == 4) {
+      if (failed(verifyDimEquals(o, value, name, 1, heads, "num_heads")) ||
+          failed(verifyDimEquals(o, value, name, 3, headDim, "head_dim")))
+        return failure();
+    } else if (failed(verifyDimEquals(o, value, name, 2, heads * headDim,
+                                      "num_heads * head_dim"))) {
+      return failure();
+    }
+    if (failed(verifyDimsMatch(o, value, name, 0, q, "q", 0)))
+      return failure();
+  }
+  if (failed(verifyDimsMatch(o, v, "v", seqDim, k, "k", seqDim)))
+    return failure();
+  // The output (and so dy) has q's shape.
+  if (dy && failed(verifyCompatibleShapes(o, dy, "dy", q, "q")))
+    return failure();
+  if (failed(
+          verifyCompatibleShapes(o, result, "result", expected, expectedName)))
+    return failure();
+
+  if (mask) {
+    int64_t sk = dimOf(k, seqDim);
+    if (ShapedType::isDynamic(sk))
+      sk = dimOf(v, seqDim);
+    int64_t full[] = {dimOf(q, 0), heads, dimOf(q, seqDim), sk};
+    if (failed(verifyMaskShape(o, kind, mask, full)))
+      return failure();
+  }
+  return success();
+}
+
+LogicalResult AttentionOp::verify() {
+  return verifyAttention(*this, Value(), getQ(), "q");
+}
+
+LogicalResult AttentionBackwardOp::verify() {
+  switch (getWrt()) {
+  case AttentionWrt::query:
+    return verifyAttention(*this, getDy(), getQ(), "q");
+  case AttentionWrt::key:
+    return verifyAttention(*this, getDy(), getK(), "k");
+  case AttentionWrt::value:
+    return verifyAttention(*this, getDy(), getV(), "v");
+  }
+  return emitOpError() << "has an unknown 'wrt'";
+}
 
 #define GET_OP_CLASSES
 #include "RlxAD/Dialect/Rlx/IR/RlxAttentionOps.cpp.inc"

@@ -1,0 +1,47 @@
+//===- QuantizeUtils.h - fake-quantisation scale, shared -----------*- C++ -*-===//
+//
+// The scale of rlx.fake_quantize, shared by its lowering and its gradient:
+//
+//   s = max|x| / qmax   per tensor, or per channel along `axis`
+//
+//===----------------------------------------------------------------------===//
+#ifndef RLX_LIB_TRANSFORMS_QUANTIZEUTILS_H
+#define RLX_LIB_TRANSFORMS_QUANTIZEUTILS_H
+
+#include "mlir/IR/Builders.h"
+#include "mlir/IR/PatternMatch.h"
+
+#include <optional>
+
+namespace mlir::rlx {
+
+/// max|x| and the dims it was reduced over.
+struct AbsMax {
+  /// 0-d (per tensor) or 1-d [C] (per channel).
+  Value value;
+  /// Every dim of x (per tensor) or every dim except the axis.
+  SmallVector<int64_t> reducedDims;
+};
+
+/// Checks f32/f64, bits in {2, 4, 8} and the axis (normalised into
+/// `normalizedAxis`), reporting a match failure on `op` otherwise. Creates no
+/// IR.
+LogicalResult checkFakeQuantize(RewriterBase &rewriter, Operation *op,
+                                Value x, int64_t bits,
+                                std::optional<int64_t> axis,
+                                std::optional<int64_t> &normalizedAxis);
+
+/// qmax = 2^(bits-1) - 1: 127, 7 or 1 for 8, 4 or 2 bits.
+int64_t quantizeQmax(int64_t bits);
+
+/// One reduction generic: max|x| over the whole tensor, or over every dim
+/// but `axis` (already normalised).
+AbsMax buildAbsMax(OpBuilder &b, Location loc, Value x,
+                   std::optional<int64_t> axis);
+
+/// The scalar scale s = absMax / qmax (one element of buildAbsMax's result).
+Value buildScale(OpBuilder &b, Location loc, Value absMax, int64_t bits);
+
+} // namespace mlir::rlx
+
+#endif // RLX_LIB_TRANSFORMS_QUANTIZEUTILS_H

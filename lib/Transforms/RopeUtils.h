@@ -1,0 +1,36 @@
+//===- RopeUtils.h - the rotary-embedding rotation, shared ---------*- C++ -*-===//
+//
+// rlx.rope and rlx.rope_backward are the same rotation with sin and -sin; both
+// rewrites build it here.
+//
+//===----------------------------------------------------------------------===//
+#ifndef RLX_LIB_TRANSFORMS_ROPEUTILS_H
+#define RLX_LIB_TRANSFORMS_ROPEUTILS_H
+
+#include "mlir/IR/Builders.h"
+#include "mlir/IR/PatternMatch.h"
+
+namespace mlir::rlx {
+
+/// Checks what the rotation needs (f32/f64, head_dim > 0, 0 <= n_rot <=
+/// head_dim even, x of rank 2 or 3), reporting a match failure on `op`
+/// otherwise. Creates no IR.
+LogicalResult checkRope(RewriterBase &rewriter, Operation *op, Value x,
+                        int64_t headDim, int64_t nRot);
+
+/// The NeoX rotation of x ([B, S, H*D] or [S, H*D]) by cos/sin ([S, D/2]) as
+/// one linalg.generic over x's shape. With h = n_rot/2, k the last index,
+/// i = k mod D and j = i mod h:
+///   i <  h:      y = x[k]*cos[s,j] - x[k+h]*sin[s,j]
+///   h <= i < 2h: y = x[k]*cos[s,j] + x[k-h]*sin[s,j]
+///   i >= n_rot:  y = x[k]
+/// `inverse` rotates by -sin (the transpose, i.e. the gradient). The partner
+/// element and cos/sin are read with tensor.extract at indices clamped into
+/// range, so nothing is read out of bounds. n_rot == 0 returns x.
+Value buildRopeRotation(OpBuilder &b, Location loc, Value x, Value cos,
+                        Value sin, int64_t headDim, int64_t nRot,
+                        bool inverse);
+
+} // namespace mlir::rlx
+
+#endif // RLX_LIB_TRANSFORMS_ROPEUTILS_H

@@ -1,0 +1,33 @@
+//===- SoftmaxUtils.h - softmax statistics shared by the rewrites -*- C++ -*-===//
+//
+// The row statistics of a max-subtracted softmax, shared by the softmax and
+// cross-entropy lowerings and the cross-entropy gradient:
+//
+//   m = max_axis(x),   s = sum_axis(exp(x - m))
+//
+//===----------------------------------------------------------------------===//
+#ifndef RLX_LIB_TRANSFORMS_SOFTMAXUTILS_H
+#define RLX_LIB_TRANSFORMS_SOFTMAXUTILS_H
+
+#include "mlir/IR/Builders.h"
+
+namespace mlir::rlx {
+
+/// m = max of x over `axis` (x's shape without `axis`); NaN propagates.
+Value buildMaxOverAxis(OpBuilder &b, Location loc, Value x, int64_t axis);
+
+/// s = sum over `axis` of exp(x - m), with m from buildMaxOverAxis.
+Value buildSumExpOverAxis(OpBuilder &b, Location loc, Value x, Value m,
+                          int64_t axis);
+
+/// exp(x - m) for scalars.
+Value buildShiftedExp(OpBuilder &b, Location loc, Value x, Value m);
+
+/// (x == label) for the loop index `dim` of the enclosing linalg.generic
+/// and an integer label (i32/i64, sign-extended: a negative label never
+/// matches).
+Value buildIsLabel(OpBuilder &b, Location loc, int64_t dim, Value label);
+
+} // namespace mlir::rlx
+
+#endif // RLX_LIB_TRANSFORMS_SOFTMAXUTILS_H

@@ -1,0 +1,107 @@
+# RUN: %python %s
+"""Numerics of rlx.softmax, rlx.softmax_cross_entropy and its gradient
+against PyTorch (torch.softmax, F.cross_entropy(reduction='none') and its
+autograd); out-of-range labels against the contract's formula
+logsumexp(logits) - (masked pick) written in torch; finite differences of
+the compiled forward for the gradient (f64)."""
+import numpy as np
+import torch
+import torch.nn.functional as F
+
+import rlxtest as rt
+
+R = rt.rng(11)
+TORCH = {np.float32: torch.float32, np.float64: torch.float64}
+funcs, cases = [], []
+
+
+def softmax_fn(name, shape, dtype, axis):
+    t = rt.mlir_type(shape, dtype)
+    return ("func.func @%s(%%x: %s) -> %s {\n"
+            "  %%y = rlx.softmax %%x {axis = %d : i64} : %s -> %s\n"
+            "  return %%y : %s\n}\n" % (name, t, t, axis, t, t, t))
+
+
+def ce_fns(name, n, c, dtype, ltype):
+    """name_fwd(logits, labels) -> loss and name_bwd(logits, labels, d_loss)."""
+    lt = rt.mlir_type((n, c), dtype)
+    it = rt.mlir_type((n,), ltype)
+    vt = rt.mlir_type((n,), dtype)
+    return ("func.func @%s_fwd(%%l: %s, %%t: %s) -> %s {\n"
+            "  %%y = rlx.softmax_cross_entropy %%l, %%t : %s, %s -> %s\n"
+            "  return %%y : %s\n}\n"
+            "func.func @%s_bwd(%%l: %s, %%t: %s, %%d: %s) -> %s {\n"
+            "  %%y = rlx.softmax_cross_entropy_backward %%l, %%t, %%d : %s, %s, %s -> %s\n"
+            "  return %%y : %s\n}\n"
+            % (name, lt, it, vt, lt, it, vt, vt,
+               name, lt, it, vt, lt, lt, it, vt, lt, lt))
+
+
+def ce_reference(logits, labels, d_loss):
+    """(loss, dlogits): F.cross_entropy for in-range labels, the contract's
+    formula (no one-hot term) elsewhere; gradients by torch autograd."""
+    l = torch.tensor(logits, requires_grad=True)
+    lab = torch.tensor(labels.astype(np.int64))
+    c = logits.shape[1]
+    valid = (lab >= 0) & (lab < c)
+    if bool(valid.all()):
+        loss = F.cross_entropy(l, lab, reduction="none")
+    else:
+        picked = torch.gather(l, 1, lab.clamp(0, c - 1)[:, None])[:, 0]
+        loss = torch.logsumexp(l, dim=1) - torch.where(valid, picked,
+                                                        torch.zeros_like(picked))
+    (grad,) = torch.autograd.grad(loss, l, torch.tensor(d_loss))
+    return loss.detach().numpy(), grad.numpy()
+
+
+# --- softmax: (shape, static/dynamic type shape, axis) -----------------------
+SOFTMAX = [((3, 7), (3, 7), -1), ((2, 5, 4), (2, 5, 4), 1),
+           ((4, 3), (4, 3), 0), ((5, 6), (None, 6), 1),
+           ((2, 3, 5), (None, 3, 5), -3), ((3, 1), (3, 1), 1),
+           ((4, 9), (None, None), -1)]
+for dtype in rt.DTYPES:
+    for i, (shape, tshape, axis) in enumerate(SOFTMAX):
+        name = "softmax_%s_%d" % (np.dtype(dtype).name, i)
+        funcs.append(softmax_fn(name, tshape, dtype, axis))
+        x = (R.standard_normal(shape) * 3).astype(dtype)
+        cases.append(("softmax", name, (x, axis)))
+    # Large logits: without the max subtraction exp overflows.
+    name = "softmax_%s_large" % np.dtype(dtype).name
+    funcs.append(softmax_fn(name, (2, 6), dtype, -1))
+    x = (R.standard_normal((2, 6)) * 400).astype(dtype)
+    cases.append(("softmax", name, (x, -1)))
+
+# --- cross entropy: (n, c, type n, label dtype, labels override) ------------
+CE = [(4, 7, 4, np.int64, None), (5, 3, 5, np.int32, None),
+      (6, 5, None, np.int64, None), (3, 4, None, np.int32, [-1, 4, 2]),
+      (4, 6, 4, np.int64, [100, -7, 0, 5]), (1, 1, 1, np.int32, None),
+      (2, 1, None, np.int64, [0, 1])]
+for dtype in rt.DTYPES:
+    for i, (n, c, tn, ltype, labels) in enumerate(CE):
+        name = "ce_%s_%d" % (np.dtype(dtype).name, i)
+        funcs.append(ce_fns(name, tn, c, dtype, ltype))
+        logits = (R.standard_normal((n, c)) * 2).astype(dtype)
+        lab = np.array(labels if labels is not None else R.integers(0, c, n),
+                       dtype=ltype)
+        d_loss = R.standard_normal(n).astype(dtype)
+        cases.append(("ce", name, (logits, lab, d_loss)))
+
+m = rt.compile("\n".join(funcs))
+
+for kind, name, args in cases:
+    if kind == "softmax":
+        x, axis = args
+        want = torch.softmax(torch.tensor(x), dim=axis).numpy()
+        rt.check("rlx.softmax", m[name](x), want, label=name)
+        continue
+    logits, lab, d_loss = args
+    loss, grad = ce_reference(logits, lab, d_loss)
+    rt.check("rlx.softmax_cross_entropy", m[name + "_fwd"](logits, lab), loss,
+             label=name)
+    got = m[name + "_bwd"](logits, lab, d_loss)
+    rt.check("rlx.softmax_cross_entropy_backward", got, grad, label=name)
+    if logits.dtype == np.float64:
+        rt.check_fd("rlx.softmax_cross_entropy_backward", m[name + "_fwd"],
+                    [logits, lab], 0, d_loss, got, label=name)
+
+rt.finish()

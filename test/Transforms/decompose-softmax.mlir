@@ -1,0 +1,73 @@
+// RUN: rlx-opt %s --split-input-file --rlx-decompose-backward | FileCheck %s
+
+// Dynamic N, i32 labels. m = max_c l and s = sum_c exp(l - m) are two
+// reduction generics; then ONE generic over [N, C] builds
+// (exp(l - m)/s - (c == label)) * d_loss, the one-hot from linalg.index.
+// CHECK-LABEL: func.func @ce_backward
+// CHECK-SAME: (%[[L:.+]]: tensor<?x10xf32>, %[[T:.+]]: tensor<?xi32>, %[[D:.+]]: tensor<?xf32>)
+// CHECK-DAG: %[[ONE:.+]] = arith.constant 1.000000e+00 : f32
+// CHECK-DAG: %[[ZERO:.+]] = arith.constant 0.000000e+00 : f32
+// CHECK-DAG: %[[NINF:.+]] = arith.constant 0xFF800000 : f32
+// CHECK-DAG: %[[C0:.+]] = arith.constant 0 : index
+// CHECK: %[[N:.+]] = tensor.dim %[[L]], %[[C0]]
+// CHECK: %[[ME:.+]] = tensor.empty(%[[N]]) : tensor<?xf32>
+// CHECK: %[[MI:.+]] = linalg.fill ins(%[[NINF]] : f32) outs(%[[ME]] : tensor<?xf32>)
+// CHECK: %[[M:.+]] = linalg.generic {{.*}}iterator_types = ["parallel", "reduction"]} ins(%[[L]] : tensor<?x10xf32>) outs(%[[MI]] : tensor<?xf32>)
+// CHECK: arith.maximumf
+// CHECK: %[[SI:.+]] = linalg.fill ins(%[[ZERO]] : f32)
+// CHECK: %[[S:.+]] = linalg.generic {{.*}}iterator_types = ["parallel", "reduction"]} ins(%[[L]], %[[M]] : tensor<?x10xf32>, tensor<?xf32>) outs(%[[SI]] : tensor<?xf32>)
+// CHECK: math.exp
+// CHECK: arith.addf
+// CHECK: %[[E:.+]] = tensor.empty(%{{.+}}) : tensor<?x10xf32>
+// CHECK: %[[G:.+]] = linalg.generic {{.*}}iterator_types = ["parallel", "parallel"]} ins(%[[L]], %[[M]], %[[S]], %[[T]], %[[D]] : tensor<?x10xf32>, tensor<?xf32>, tensor<?xf32>, tensor<?xi32>, tensor<?xf32>) outs(%[[E]] : tensor<?x10xf32>)
+// CHECK-NEXT: ^bb0(%[[LV:.+]]: f32, %[[MV:.+]]: f32, %[[SV:.+]]: f32, %[[TV:.+]]: i32, %[[DV:.+]]: f32, %{{.+}}: f32):
+// CHECK-NEXT: %[[SUB:.+]] = arith.subf %[[LV]], %[[MV]] : f32
+// CHECK-NEXT: %[[EXP:.+]] = math.exp %[[SUB]] : f32
+// CHECK-NEXT: %[[P:.+]] = arith.divf %[[EXP]], %[[SV]] : f32
+// CHECK-NEXT: %[[C:.+]] = linalg.index 1 : index
+// CHECK-NEXT: %[[TI:.+]] = arith.index_cast %[[TV]] : i32 to index
+// CHECK-NEXT: %[[EQ:.+]] = arith.cmpi eq, %[[C]], %[[TI]] : index
+// CHECK-NEXT: %[[OH:.+]] = arith.select %[[EQ]], %[[ONE]], %[[ZERO]] : f32
+// CHECK-NEXT: %[[DIFF:.+]] = arith.subf %[[P]], %[[OH]] : f32
+// CHECK-NEXT: %[[R:.+]] = arith.mulf %[[DIFF]], %[[DV]] : f32
+// CHECK-NEXT: linalg.yield %[[R]] : f32
+// CHECK-NEXT: } -> tensor<?x10xf32>
+// CHECK-NEXT: return %[[G]] : tensor<?x10xf32>
+func.func @ce_backward(%l: tensor<?x10xf32>, %t: tensor<?xi32>, %d: tensor<?xf32>) -> tensor<?x10xf32> {
+  %dl = rlx.softmax_cross_entropy_backward %l, %t, %d : tensor<?x10xf32>, tensor<?xi32>, tensor<?xf32> -> tensor<?x10xf32>
+  return %dl : tensor<?x10xf32>
+}
+
+// -----
+
+// Static f64 with i64 labels: the same three generics, no per-class ops.
+// CHECK-LABEL: func.func @ce_backward_static
+// CHECK-SAME: (%[[L:.+]]: tensor<3x7xf64>, %[[T:.+]]: tensor<3xi64>, %[[D:.+]]: tensor<3xf64>)
+// CHECK: %[[M:.+]] = linalg.generic {{.*}} ins(%[[L]] : tensor<3x7xf64>) outs(%{{.+}} : tensor<3xf64>)
+// CHECK: %[[S:.+]] = linalg.generic {{.*}} ins(%[[L]], %[[M]] : tensor<3x7xf64>, tensor<3xf64>) outs(%{{.+}} : tensor<3xf64>)
+// CHECK: %[[G:.+]] = linalg.generic {{.*}} ins(%[[L]], %[[M]], %[[S]], %[[T]], %[[D]] : {{.*}}) outs(%{{.+}} : tensor<3x7xf64>)
+// CHECK: linalg.index 1
+// CHECK: arith.index_cast %{{.+}} : i64 to index
+// CHECK: arith.cmpi eq
+// CHECK: arith.select
+// CHECK-NOT: linalg.generic
+// CHECK-NOT: tensor.concat
+// CHECK-NOT: tensor.insert_slice
+// CHECK: return %[[G]]
+func.func @ce_backward_static(%l: tensor<3x7xf64>, %t: tensor<3xi64>, %d: tensor<3xf64>) -> tensor<3x7xf64> {
+  %dl = rlx.softmax_cross_entropy_backward %l, %t, %d : tensor<3x7xf64>, tensor<3xi64>, tensor<3xf64> -> tensor<3x7xf64>
+  return %dl : tensor<3x7xf64>
+}
+
+// -----
+
+// A result type more static than the operands gets a tensor.cast.
+// CHECK-LABEL: func.func @ce_backward_cast
+// CHECK: linalg.generic
+// CHECK: linalg.generic
+// CHECK: %[[G:.+]] = linalg.generic
+// CHECK: tensor.cast %[[G]] : tensor<?x?xf32> to tensor<4x5xf32>
+func.func @ce_backward_cast(%l: tensor<?x?xf32>, %t: tensor<?xi32>, %d: tensor<?xf32>) -> tensor<4x5xf32> {
+  %dl = rlx.softmax_cross_entropy_backward %l, %t, %d : tensor<?x?xf32>, tensor<?xi32>, tensor<?xf32> -> tensor<4x5xf32>
+  return %dl : tensor<4x5xf32>
+}
