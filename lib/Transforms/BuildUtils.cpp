@@ -164,3 +164,28 @@ Value mlir::rlx::buildBroadcastElementwise(
       });
   return generic.getResult(0);
 }
+
+std::pair<Value, Value> mlir::rlx::castIndexInRange(OpBuilder &b, Location loc,
+                                                    Value value,
+                                                    Value length) {
+  Value index = arith::IndexCastOp::create(b, loc, b.getIndexType(), value);
+  Value zero = indexConst(b, loc, 0);
+  Value geZero =
+      arith::CmpIOp::create(b, loc, arith::CmpIPredicate::sge, index, zero);
+  Value ltLength =
+      arith::CmpIOp::create(b, loc, arith::CmpIPredicate::slt, index, length);
+  return {index, arith::AndIOp::create(b, loc, geZero, ltLength)};
+}
+
+Value mlir::rlx::addInto(OpBuilder &b, Location loc, Value acc, Value value) {
+  int64_t rank = cast<ShapedType>(acc.getType()).getRank();
+  AffineMap id = b.getMultiDimIdentityMap(rank);
+  auto generic = linalg::GenericOp::create(
+      b, loc, acc.getType(), ValueRange{value}, ValueRange{acc},
+      ArrayRef<AffineMap>{id, id}, iteratorTypes(rank),
+      [&](OpBuilder &nb, Location nloc, ValueRange args) {
+        Value sum = arith::AddFOp::create(nb, nloc, args[1], args[0]);
+        linalg::YieldOp::create(nb, nloc, sum);
+      });
+  return generic.getResult(0);
+}

@@ -85,6 +85,18 @@ Value buildBroadcastElementwise(
     function_ref<Value(OpBuilder &, Location, ValueRange)> body,
     Type resultElementType = nullptr);
 
+/// Casts the signed integer `value` (e.g. an element of an i32/i64 index
+/// tensor) to index and returns it together with the i1 `0 <= value < length`
+/// (`length` an index value). Gathers select on the flag and read at
+/// `select(flag, index, 0)` so that nothing is read out of bounds.
+std::pair<Value, Value> castIndexInRange(OpBuilder &b, Location loc,
+                                         Value value, Value length);
+
+/// `acc + value` elementwise, written into `acc` (a linalg.generic with
+/// ins(value) outs(acc), so bufferization updates acc in place). Both have the
+/// same rank; `value` may differ from `acc` in which dims are static.
+Value addInto(OpBuilder &b, Location loc, Value acc, Value value);
+
 } // namespace mlir::rlx
 
 #endif // RLX_LIB_TRANSFORMS_BUILDUTILS_H

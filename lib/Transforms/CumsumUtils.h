@@ -1,0 +1,33 @@
+//===- CumsumUtils.h - prefix sums shared by cumsum and its gradient -*- C++ -*-===//
+//
+// rlx.cumsum (a forward prefix sum) and rlx.cumsum_backward (a reverse one)
+// are the same computation with the direction flipped; both rewrites build it
+// here.
+//
+//===----------------------------------------------------------------------===//
+#ifndef RLX_LIB_TRANSFORMS_CUMSUMUTILS_H
+#define RLX_LIB_TRANSFORMS_CUMSUMUTILS_H
+
+#include "mlir/IR/PatternMatch.h"
+
+namespace mlir::rlx {
+
+/// Rewrites `op` (rlx.cumsum or rlx.cumsum_backward, operand `x`) into the
+/// cumulative sum of `x` along `axis` (possibly negative), L long:
+///   forward (reverse = false): y_i = sum_{j <= i} x_j   (j < i if exclusive)
+///   reverse:                   y_i = sum_{j >= i} x_j   (j > i if exclusive)
+/// When L is static and L <= matrixMaxLength this is one matmul of x (axis
+/// moved last, leading dims collapsed: [M, L]) with a constant triangular
+/// ones-matrix T[j, i] = (j <= i) (or <, >=, >) built by one linalg.generic
+/// from linalg.index; otherwise an O(L) scf.for scan that carries the running
+/// sum of one slice along the axis. The IR size never depends on L. Fails
+/// (before creating IR) for element types other than f32/f64.
+FailureOr<SmallVector<Value>> rewriteCumsum(RewriterBase &rewriter,
+                                            Operation *op, Value x,
+                                            int64_t axis, bool exclusive,
+                                            bool reverse,
+                                            int64_t matrixMaxLength);
+
+} // namespace mlir::rlx
+
+#endif // RLX_LIB_TRANSFORMS_CUMSUMUTILS_H
