@@ -9,6 +9,10 @@
 //   hard_tanh:         max(0, 1 - |x|/(qmax*s))
 //   s == 0:            1
 //
+// qmax*s is max|x| in exact arithmetic, so we use max|x| itself as the bound:
+// qmax * (max|x| / qmax) can round below max|x| and would zero the gradient
+// of the largest element.
+//
 //===----------------------------------------------------------------------===//
 #include "BuildUtils.h"
 #include "PatternGlue.h"
@@ -21,10 +25,10 @@
 using namespace mlir;
 using namespace mlir::rlx;
 
-/// The STE gradient factor(x, s) * dy for scalars (s != 0 assumed; the
-/// caller selects dy where s == 0).
+/// The STE gradient factor(x, s) * dy for scalars, with bound = qmax*s =
+/// max|x| (s != 0 assumed; the caller selects dy where s == 0).
 static Value buildSteGradient(OpBuilder &b, Location l, Ste ste, Value x,
-                              Value dy, Value s, double qmax) {
+                              Value dy, Value s, Value bound) {
   Type t = x.getType();
   Value zero = floatConst(b, l, t, 0.0), one = floatConst(b, l, t, 1.0);
   switch (ste) {
@@ -32,7 +36,6 @@ static Value buildSteGradient(OpBuilder &b, Location l, Ste ste, Value x,
     return dy;
   case Ste::clipped_identity: {
     // dy where |x| <= qmax*s else 0.
-    Value bound = arith::MulFOp::create(b, l, floatConst(b, l, t, qmax), s);
     Value inRange =
         arith::CmpFOp::create(b, l, arith::CmpFPredicate::OLE,
                               math::AbsFOp::create(b, l, x), bound);
@@ -47,7 +50,6 @@ static Value buildSteGradient(OpBuilder &b, Location l, Ste ste, Value x,
   }
   case Ste::hard_tanh: {
     // dy * max(0, 1 - |x|/(qmax*s)).
-    Value bound = arith::MulFOp::create(b, l, floatConst(b, l, t, qmax), s);
     Value r =
         arith::DivFOp::create(b, l, math::AbsFOp::create(b, l, x), bound);
     Value f = arith::MaximumFOp::create(b, l, zero,
@@ -73,7 +75,6 @@ decomposeFakeQuantizeBackward(RewriterBase &rewriter, FakeQuantizeBackwardOp op,
     return SmallVector<Value>{op.getDy()};
 
   Location loc = op.getLoc();
-  double qmax = static_cast<double>(quantizeQmax(op.getBits()));
   AbsMax absMax = buildAbsMax(rewriter, loc, op.getX(), axis);
   Value dx = buildBroadcastElementwise(
       rewriter, loc, {op.getX(), op.getDy()}, {absMax.value},
@@ -82,7 +83,7 @@ decomposeFakeQuantizeBackward(RewriterBase &rewriter, FakeQuantizeBackwardOp op,
         Value x = args[0], dy = args[1];
         Type t = x.getType();
         Value s = buildScale(b, l, args[2], op.getBits());
-        Value grad = buildSteGradient(b, l, ste, x, dy, s, qmax);
+        Value grad = buildSteGradient(b, l, ste, x, dy, s, /*bound=*/args[2]);
         Value sIsZero = arith::CmpFOp::create(
             b, l, arith::CmpFPredicate::OEQ, s, floatConst(b, l, t, 0.0));
         return arith::SelectOp::create(b, l, sIsZero, dy, grad);

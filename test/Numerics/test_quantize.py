@@ -50,19 +50,26 @@ def fq_ref(x, bits, axis):
     return np.where(s == 0, x, y).astype(x.dtype)
 
 
+def abs_max(x, axis):
+    dims = tuple(d for d in range(x.ndim) if axis is None or d != axis % x.ndim)
+    return np.max(np.abs(x), axis=dims, keepdims=True)
+
+
 def fq_grad_ref(x, dy, bits, axis, ste):
-    q = x.dtype.type(QMAX[bits])
+    # The clip bound qmax*s is max|x| exactly (mathematics, not the rounded
+    # product): the largest element is never clipped.
+    m = abs_max(x, axis)
     s = scale(x, bits, axis)
     one = x.dtype.type(1)
     with np.errstate(divide="ignore", invalid="ignore"):
         if ste == "identity":
             g = dy
         elif ste == "clipped_identity":
-            g = np.where(np.abs(x) <= q * s, dy, 0)
+            g = np.where(np.abs(x) <= m, dy, 0)
         elif ste == "tanh":
             g = dy * (one - np.tanh(x / s) ** 2)
         else:
-            g = dy * np.maximum(0, one - np.abs(x) / (q * s))
+            g = dy * np.maximum(0, one - np.abs(x) / m)
     return np.where(s == 0, dy, g).astype(x.dtype)
 
 
@@ -70,17 +77,17 @@ def fq_grad_torch(x, dy, bits, axis, ste):
     """torch autograd of y = surrogate(x) + (fq(x) - surrogate(x)).detach()
     with the scale detached; surrogate' is the STE factor. Needs s != 0."""
     xt = torch.tensor(x, requires_grad=True)
-    q = float(QMAX[bits])
     s = torch.tensor(scale(x, bits, axis))
+    m = torch.tensor(abs_max(x, axis))  # = qmax*s exactly
     if ste == "identity":
         sur = xt
     elif ste == "clipped_identity":
-        sur = torch.clamp(xt, -q * s, q * s)
+        sur = torch.clamp(xt, -m, m)
     elif ste == "tanh":
         sur = s * torch.tanh(xt / s)
-    else:  # d/dx sign(x)*q*s*(u - u^2/2), u = min(|x|/(q*s), 1) = 1 - u
-        u = torch.clamp(xt.abs() / (q * s), max=1.0)
-        sur = torch.sign(xt) * q * s * (u - u * u / 2)
+    else:  # d/dx sign(x)*m*(u - u^2/2), u = min(|x|/m, 1): factor 1 - u
+        u = torch.clamp(xt.abs() / m, max=1.0)
+        sur = torch.sign(xt) * m * (u - u * u / 2)
     y = sur + (torch.tensor(fq_ref(x, bits, axis)) - sur).detach()
     (g,) = torch.autograd.grad(y, xt, torch.tensor(dy))
     return g.numpy()
@@ -143,5 +150,13 @@ for name, x, dy, bits, axis, ste, torch_check in cases:
     if torch_check:
         rt.check("rlx.fake_quantize_backward (torch STE)", got,
                  fq_grad_torch(x, dy, bits, axis, ste), label=label)
+
+# Regression: in f32, 127 * (m / 127) < m for m = 0.9990273; the largest
+# element must still pass clipped_identity's |x| <= qmax*s (= max|x|).
+m = rt.compile(fq_fns("round", (3,), np.float32, 8, None, "clipped_identity"))
+x = np.array([0.9990273, -0.5, 0.25], dtype=np.float32)
+assert np.float32(127) * np.float32(x[0] / np.float32(127)) < x[0]
+rt.check("rlx.fake_quantize_backward", m.round_bwd(x, np.ones(3, np.float32)),
+         np.ones(3, np.float32), label="max element not clipped by rounding")
 
 rt.finish()

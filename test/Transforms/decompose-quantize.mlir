@@ -2,7 +2,8 @@
 
 // Per channel along a middle axis, dynamic batch: max|x| reduces every dim
 // but the axis into [C]; then one generic over (x, dy):
-// s = m/qmax, dx = (s == 0) ? dy : (|x| <= qmax*s ? dy : 0).
+// s = m/qmax, dx = (s == 0) ? dy : (|x| <= qmax*s ? dy : 0), with the bound
+// qmax*s taken as m itself (exact; the rounded product could clip the max).
 // CHECK-DAG: #[[ID:.+]] = affine_map<(d0, d1, d2) -> (d0, d1, d2)>
 // CHECK-DAG: #[[CH:.+]] = affine_map<(d0, d1, d2) -> (d1)>
 // CHECK-LABEL: func.func @clipped_per_channel
@@ -21,9 +22,8 @@
 // CHECK: %[[G:.+]] = linalg.generic {indexing_maps = [#[[ID]], #[[ID]], #[[CH]], #[[ID]]], iterator_types = ["parallel", "parallel", "parallel"]} ins(%[[X]], %[[DY]], %[[M]] : tensor<?x5x7xf32>, tensor<?x5x7xf32>, tensor<5xf32>) outs(%[[E]] : tensor<?x5x7xf32>)
 // CHECK-NEXT: ^bb0(%[[XV2:.+]]: f32, %[[DYV:.+]]: f32, %[[MV:.+]]: f32, %{{.+}}: f32):
 // CHECK-NEXT: %[[S:.+]] = arith.divf %[[MV]], %[[QMAX]]
-// CHECK-NEXT: %[[BOUND:.+]] = arith.mulf %[[S]], %[[QMAX]]
 // CHECK-NEXT: %[[AX:.+]] = math.absf %[[XV2]]
-// CHECK-NEXT: %[[IN:.+]] = arith.cmpf ole, %[[AX]], %[[BOUND]]
+// CHECK-NEXT: %[[IN:.+]] = arith.cmpf ole, %[[AX]], %[[MV]]
 // CHECK-NEXT: %[[CLIP:.+]] = arith.select %[[IN]], %[[DYV]], %[[ZERO]]
 // CHECK-NEXT: %[[SZ:.+]] = arith.cmpf oeq, %[[S]], %[[ZERO]]
 // CHECK-NEXT: %[[R:.+]] = arith.select %[[SZ]], %[[DYV]], %[[CLIP]]
@@ -66,15 +66,16 @@ func.func @tanh_per_tensor(%x: tensor<?x4xf64>, %dy: tensor<?x4xf64>) -> tensor<
 
 // -----
 
-// Per channel along axis 0: dx = dy * max(0, 1 - |x|/(qmax*s)), dy where s == 0.
+// Per channel along axis 0: dx = dy * max(0, 1 - |x|/(qmax*s)), dy where s == 0
+// (qmax*s = m, the channel's max|x|).
 // CHECK-DAG: #[[ROW:.+]] = affine_map<(d0, d1) -> (d0)>
 // CHECK-LABEL: func.func @hard_tanh_axis0
 // CHECK: %[[M:.+]] = linalg.generic {indexing_maps = [#{{.+}}, #[[ROW]]], iterator_types = ["parallel", "reduction"]}
 // CHECK: linalg.generic {indexing_maps = [#{{.+}}, #{{.+}}, #[[ROW]], #{{.+}}], iterator_types = ["parallel", "parallel"]} ins(%{{.+}}, %{{.+}}, %[[M]] :
-// CHECK: %[[S:.+]] = arith.divf
-// CHECK-NEXT: %[[BOUND:.+]] = arith.mulf %[[S]]
+// CHECK-NEXT: ^bb0(%{{.+}}: f32, %{{.+}}: f32, %[[MV:.+]]: f32, %{{.+}}: f32):
+// CHECK-NEXT: %[[S:.+]] = arith.divf %[[MV]]
 // CHECK-NEXT: %[[A:.+]] = math.absf
-// CHECK-NEXT: %[[RATIO:.+]] = arith.divf %[[A]], %[[BOUND]]
+// CHECK-NEXT: %[[RATIO:.+]] = arith.divf %[[A]], %[[MV]]
 // CHECK-NEXT: %[[F:.+]] = arith.subf %{{.+}}, %[[RATIO]]
 // CHECK-NEXT: %[[FC:.+]] = arith.maximumf %[[F]]
 // CHECK-NEXT: arith.mulf %[[FC]]

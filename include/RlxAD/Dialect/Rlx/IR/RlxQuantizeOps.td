@@ -60,7 +60,11 @@ def Rlx_FakeQuantizeBackwardOp : Rlx_BackwardOp<"fake_quantize_backward"> {
     hard_tanh:         max(0, 1 - |x| / (qmax*s))
     ```
 
-    Where `s == 0` the factor is 1.
+    Where `s == 0` the factor is 1. The clip bound `qmax*s` equals `max|x|`
+    (per tensor or per channel) exactly, and that value is what the
+    decomposition uses: computing `qmax * (max|x| / qmax)` in floating point
+    can round below `max|x|` and would wrongly zero the gradient of the
+    largest element.
 
     ```mlir
     %dx = rlx.fake_quantize_backward %x, %dy {bits = 8 : i64, ste = #rlx.ste<hard_tanh>}
