@@ -37,10 +37,10 @@ def ty(shape, elt="f32"):
 
 
 def single(name, args, op_line, result):
-    """func.func @f(args...) -> result { %r = op_line; return %r }."""
+    """func.func @name(args...) -> result { %r = op_line; return %r }."""
     params = ", ".join("%%%s: %s" % (n, t) for n, t in args)
-    return ("func.func @f(%s) -> %s {\n  %%r = %s\n  return %%r : %s\n}\n"
-            % (params, result, op_line, result))
+    return ("func.func @%s(%s) -> %s {\n  %%r = %s\n  return %%r : %s\n}\n"
+            % (name, params, result, op_line, result))
 
 
 def rng(seed):
