@@ -203,9 +203,8 @@ def case_cross_entropy():
 def case_fake_quantize():
     # Per-output-channel 8-bit weight quantisation of a 4096x1024 matrix with
     # the clipped-identity STE. torch side: the contract's STE as an autograd
-    # graph, y = clamp(x, -qmax*s, qmax*s) + (fq(x) - clamp(...)).detach(),
-    # s = max|x_c|/qmax detached (torch.fake_quantize_per_channel_affine's
-    # mask, round(x/s) in [-127, 127], differs at the boundary; README).
+    # graph, y = clamp(x, -m, m) + (fq(x) - clamp(...)).detach(), with
+    # m = max|x_c| = qmax*s exactly and s = m/qmax detached.
     shape, qmax = (4096, 1024), 127.0
     g = rng(8)
     x = g.standard_normal(shape).astype(np.float32)
@@ -214,9 +213,10 @@ def case_fake_quantize():
     text = single("f", [("x", t), ("dy", t)],
                   "rlx.fake_quantize_backward %%x, %%dy {axis = 0 : i64, bits = 8 : i64, ste = #rlx.ste<clipped_identity>} : %s, %s -> %s"
                   % (t, t, t), t)
-    s = torch.tensor(np.abs(x).max(axis=1, keepdims=True) / np.float32(qmax))
+    m = torch.tensor(np.abs(x).max(axis=1, keepdims=True))
+    s = m / qmax
     x_t = torch.tensor(x, requires_grad=True)
-    sur = torch.clamp(x_t, -qmax * s, qmax * s)
+    sur = torch.clamp(x_t, -m, m)
     fq = torch.clamp(torch.round(x_t / s), -qmax, qmax) * s
     y = sur + (fq - sur).detach()
     return Case("fake_quantize_backward per-channel 8-bit clipped 4096x1024",

@@ -33,6 +33,8 @@ void mlir::rlx::buildRlxToLLVMPipeline(OpPassManager &pm,
   buildRlxToLinalgPipeline(pm, options);
   if (options.approximateMath)
     pm.addPass(createRlxApproximateMath());
+  if (options.loopOrder)
+    pm.addPass(createRlxLoopOrder());
   if (options.emitCInterface)
     pm.addPass(createRlxEmitCInterface());
 

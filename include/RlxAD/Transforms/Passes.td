@@ -88,6 +88,22 @@ def RlxApproximateMath : Pass<"rlx-approximate-math"> {
                            "::mlir::vector::VectorDialect"];
 }
 
+def RlxLoopOrder : Pass<"rlx-loop-order"> {
+  let summary = "Generalize linalg ops and put a unit-stride loop innermost";
+  let description = [{
+    Prepares linalg on tensors for the loop lowering of rlx-to-llvm:
+    generalizes named ops to `linalg.generic`, then, per generic, picks as
+    innermost loop the dimension that indexes the last (contiguous) position
+    of the most highest-rank operands (inputs count twice, outputs once;
+    broadcast operands do not vote; for a compound index such as
+    `oh * s + kh` the first dimension counts) and interchanges the iterators
+    when that beats the current innermost one. A matmul's
+    `(m, n, k)` becomes `(m, k, n)`, so the inner loop streams rows of B and
+    C and vectorises. Reductions over a contiguous axis keep it innermost.
+  }];
+  let dependentDialects = ["::mlir::linalg::LinalgDialect"];
+}
+
 def RlxEmitCInterface : Pass<"rlx-emit-c-interface", "::mlir::ModuleOp"> {
   let summary = "Prepare public functions to be called from C";
   let description = [{

@@ -28,6 +28,11 @@ struct RlxPipelineOptions : public PassPipelineOptions<RlxPipelineOptions> {
       llvm::cl::desc("rlx-to-llvm: polynomial approximations of f32 "
                      "tanh/erf/exp/log/atan (vectorisable, a few ulp)"),
       llvm::cl::init(true)};
+  PassOptions::Option<bool> loopOrder{
+      *this, "loop-order",
+      llvm::cl::desc("rlx-to-llvm: put a unit-stride loop innermost in every "
+                     "linalg op before lowering to loops (rlx-loop-order)"),
+      llvm::cl::init(true)};
   PassOptions::Option<bool> emitCInterface{
       *this, "emit-c-interface",
       llvm::cl::desc("rlx-to-llvm: add llvm.emit_c_interface to public "
