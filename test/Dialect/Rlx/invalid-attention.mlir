@@ -328,3 +328,13 @@ func.func @dynamic_operands_static_result(%q: tensor<?x?x?xf32>, %m: tensor<?x?x
   %o = rlx.attention %q, %q, %q, %m {num_heads = 2 : i64, head_dim = 4 : i64, mask_kind = #rlx.mask_kind<bias>} : tensor<?x?x?xf32>, tensor<?x?x?xf32>, tensor<?x?x?xf32>, tensor<?x?x?x?xf32> -> tensor<?x?x6xf32>
   return %q : tensor<?x?x?xf32>
 }
+
+// -----
+
+// num_heads * head_dim wrapped to 0 used to accept an H*D dim of 0 and expand
+// it into [.., 2^32, 2^32].
+func.func @width_overflow(%q: tensor<2x4x0xf32>) -> tensor<2x4x0xf32> {
+  // expected-error@+1 {{'rlx.attention' op expects 'num_heads' * 'head_dim' (4294967296 * 4294967296) to fit in 64 bits}}
+  %o = rlx.attention %q, %q, %q {num_heads = 4294967296 : i64, head_dim = 4294967296 : i64, mask_kind = #rlx.mask_kind<none>} : tensor<2x4x0xf32>, tensor<2x4x0xf32>, tensor<2x4x0xf32> -> tensor<2x4x0xf32>
+  return %o : tensor<2x4x0xf32>
+}

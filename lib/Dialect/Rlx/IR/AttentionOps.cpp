@@ -9,6 +9,8 @@
 
 #include "VerifyUtils.h"
 
+#include "llvm/Support/CheckedArithmetic.h"
+
 #include <cmath>
 
 using namespace mlir;
@@ -74,6 +76,10 @@ static LogicalResult verifyAttention(OpTy op, Value dy, Value expected,
   if (headDim < 1)
     return op.emitOpError()
            << "expects 'head_dim' to be positive, got " << headDim;
+  // The [B, S, H*D] layout computes H*D; it must not wrap.
+  if (!llvm::checkedMul(heads, headDim))
+    return op.emitOpError() << "expects 'num_heads' * 'head_dim' (" << heads
+                            << " * " << headDim << ") to fit in 64 bits";
   MaskKind kind = op.getMaskKind();
   IntegerAttr window = op.getWindowAttr();
   if (kind == MaskKind::sliding_window && !window)

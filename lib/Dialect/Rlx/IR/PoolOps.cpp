@@ -48,6 +48,12 @@ static LogicalResult verifyPooledShape(Operation *op, Value x, Value out,
     if (in == 0)
       return op->emitOpError() << "expects dim " << 2 + d
                                << " of 'x' to be non-zero";
+    if (!ShapedType::isDynamic(in) &&
+        !slidingExtents(in, kernel[d], padding[d], 1))
+      return op->emitOpError()
+             << "expects dim " << 2 + d << " of 'x' (" << in
+             << ") plus twice the padding (" << padding[d]
+             << ") to fit in 64 bits";
     std::optional<int64_t> size =
         slidingOutputSize(in, kernel[d], stride[d], padding[d], 1);
     if (!size)
