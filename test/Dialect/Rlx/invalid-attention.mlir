@@ -338,3 +338,11 @@ func.func @width_overflow(%q: tensor<2x4x0xf32>) -> tensor<2x4x0xf32> {
   %o = rlx.attention %q, %q, %q {num_heads = 4294967296 : i64, head_dim = 4294967296 : i64, mask_kind = #rlx.mask_kind<none>} : tensor<2x4x0xf32>, tensor<2x4x0xf32>, tensor<2x4x0xf32> -> tensor<2x4x0xf32>
   return %o : tensor<2x4x0xf32>
 }
+
+// -----
+
+func.func @k_vs_v_batch_dynamic_q(%q: tensor<?x4x4xf32>, %k: tensor<2x6x4xf32>, %v: tensor<3x6x4xf32>) -> tensor<?x4x4xf32> {
+  // expected-error@+1 {{'rlx.attention' op expects dim 0 of 'v' (3) to equal dim 0 of 'k' (2)}}
+  %o = rlx.attention %q, %k, %v {num_heads = 2 : i64, head_dim = 2 : i64, mask_kind = #rlx.mask_kind<none>} : tensor<?x4x4xf32>, tensor<2x6x4xf32>, tensor<3x6x4xf32> -> tensor<?x4x4xf32>
+  return %o : tensor<?x4x4xf32>
+}

@@ -193,3 +193,11 @@ func.func @padding_overflow(%x: tensor<1x2x5x5xf32>, %dy: tensor<1x3x3x3xf32>) -
   %dw = rlx.conv2d_backward_weight %x, %dy {padding = array<i64: 0, 4611686018427387904>} : tensor<1x2x5x5xf32>, tensor<1x3x3x3xf32> -> tensor<3x2x3x3xf32>
   return %dw : tensor<3x2x3x3xf32>
 }
+
+// -----
+
+func.func @dilation_length(%x: tensor<1x2x5x5xf32>, %w: tensor<3x2x3x3xf32>) -> tensor<1x3x3x3xf32> {
+  // expected-error@+1 {{'rlx.conv2d' op expects 'dilation' to have 2 values (h, w), got 3}}
+  %y = rlx.conv2d %x, %w {dilation = array<i64: 1, 1, 1>} : tensor<1x2x5x5xf32>, tensor<3x2x3x3xf32> -> tensor<1x3x3x3xf32>
+  return %y : tensor<1x3x3x3xf32>
+}

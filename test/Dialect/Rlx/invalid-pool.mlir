@@ -209,3 +209,11 @@ func.func @padded_size_overflow(%x: tensor<1x3x8x8xf32>) -> tensor<1x3x8x8xf32> 
   %y = rlx.max_pool2d %x {kernel_size = array<i64: 9223372036854775807, 9223372036854775807>, padding = array<i64: 4611686018427387903, 4611686018427387903>} : tensor<1x3x8x8xf32> -> tensor<1x3x8x8xf32>
   return %y : tensor<1x3x8x8xf32>
 }
+
+// -----
+
+func.func @dy_vs_result_batch(%x: tensor<?x?x8x8xf32>, %dy: tensor<1x3x4x4xf32>) -> tensor<2x3x8x8xf32> {
+  // expected-error@+1 {{'rlx.max_pool2d_backward' op expects dim 0 of 'dy' (1) to equal dim 0 of 'result' (2)}}
+  %dx = rlx.max_pool2d_backward %x, %dy {kernel_size = array<i64: 2, 2>, stride = array<i64: 2, 2>} : tensor<?x?x8x8xf32>, tensor<1x3x4x4xf32> -> tensor<2x3x8x8xf32>
+  return %dx : tensor<2x3x8x8xf32>
+}

@@ -141,6 +141,12 @@ static LogicalResult verifyAttention(OpTy op, Value dy, Value expected,
     if (failed(verifyDimsMatch(o, value, name, 0, q, "q", 0)))
       return failure();
   }
+  // B agrees among k, v, dy and the result even when q's is dynamic.
+  for (size_t i = 1; i < seqs.size(); ++i)
+    for (size_t j = i + 1; j < seqs.size(); ++j)
+      if (failed(verifyDimsMatch(o, seqs[j].first, seqs[j].second, 0,
+                                 seqs[i].first, seqs[i].second, 0)))
+        return failure();
   if (failed(verifyDimsMatch(o, v, "v", seqDim, k, "k", seqDim)))
     return failure();
   // The output (and so dy) has q's shape.

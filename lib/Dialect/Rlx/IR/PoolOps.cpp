@@ -82,7 +82,13 @@ LogicalResult MaxPool2dBackwardOp::verify() {
                                getStride(), getPadding())) ||
       failed(verifySameElementType(*this, getX(), "x", getDx(), "result")))
     return failure();
-  return verifyCompatibleShapes(*this, getX(), "x", getDx(), "result");
+  if (failed(verifyCompatibleShapes(*this, getX(), "x", getDx(), "result")))
+    return failure();
+  // N and C of dy and the result agree even when x's are dynamic.
+  for (int64_t d = 0; d < 2; ++d)
+    if (failed(verifyDimsMatch(*this, getDy(), "dy", d, getDx(), "result", d)))
+      return failure();
+  return success();
 }
 
 #define GET_OP_CLASSES
