@@ -139,10 +139,16 @@ LogicalResult ScanOp::verify() {
   if (getSaveTrajectory() != static_cast<bool>(getTrajectory()))
     return emitOpError() << "expects a 'trajectory' result if and only if "
                             "'save_trajectory' is set";
-  if (getTrajectory())
-    return verifyStacked(*this, getTrajectory(), "trajectory", getInit(),
-                         scanTrajectoryRows(length, k),
-                         "the number of saved rows");
+  if (!getTrajectory())
+    return success();
+  if (failed(verifyStacked(*this, getTrajectory(), "trajectory", getInit(),
+                           scanTrajectoryRows(length, k),
+                           "the number of saved rows")))
+    return failure();
+  for (int64_t d = 0, e = getInit().getType().getRank(); d < e; ++d)
+    if (failed(verifyDimsMatch(*this, getFinalCarry(), "final_carry", d,
+                               getTrajectory(), "trajectory", d + 1)))
+      return failure();
   return success();
 }
 
@@ -163,6 +169,13 @@ static LogicalResult verifyScanGradient(OpTy op,
       failed(verifyStacked(op, op.getUpstream(), "upstream", op.getInit(),
                            length, "'length'")))
     return failure();
+  // Carry dims agree between the stacked operands even when init's are
+  // dynamic.
+  int64_t carryRank = op.getInit().getType().getRank();
+  for (int64_t d = 1; d <= carryRank; ++d)
+    if (failed(verifyDimsMatch(op, op.getUpstream(), "upstream", d,
+                               op.getTrajectory(), "trajectory", d)))
+      return failure();
 
   Type carry = op.getInit().getType();
   SmallVector<Expected> vjpArgs = forwardArgs(carry, steps);
@@ -192,7 +205,13 @@ LogicalResult ScanBackwardOp::verify() {
   SmallVector<Type> steps;
   if (failed(verifyScanGradient(*this, steps)))
     return failure();
-  return verifyResultLike(*this, getDinit(), "dinit", getInit(), "init");
+  if (failed(verifyResultLike(*this, getDinit(), "dinit", getInit(), "init")))
+    return failure();
+  for (int64_t d = 0, e = getInit().getType().getRank(); d < e; ++d)
+    if (failed(verifyDimsMatch(*this, getDinit(), "dinit", d, getTrajectory(),
+                               "trajectory", d + 1)))
+      return failure();
+  return success();
 }
 
 LogicalResult ScanBackwardXsOp::verify() {
