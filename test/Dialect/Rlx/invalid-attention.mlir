@@ -346,3 +346,20 @@ func.func @k_vs_v_batch_dynamic_q(%q: tensor<?x4x4xf32>, %k: tensor<2x6x4xf32>, 
   %o = rlx.attention %q, %k, %v {num_heads = 2 : i64, head_dim = 2 : i64, mask_kind = #rlx.mask_kind<none>} : tensor<?x4x4xf32>, tensor<2x6x4xf32>, tensor<3x6x4xf32> -> tensor<?x4x4xf32>
   return %o : tensor<?x4x4xf32>
 }
+
+// -----
+
+// The mask is checked against B and Sq of k and dy when q is dynamic.
+func.func @mask_batch_from_k(%q: tensor<?x?x4xf32>, %k: tensor<2x6x4xf32>, %m: tensor<3x6xf32>) -> tensor<?x?x4xf32> {
+  // expected-error@+1 {{'rlx.attention' op expects dim 0 of the 'custom' 'mask' (3) to equal B (2)}}
+  %o = rlx.attention %q, %k, %k, %m {num_heads = 2 : i64, head_dim = 2 : i64, mask_kind = #rlx.mask_kind<custom>} : tensor<?x?x4xf32>, tensor<2x6x4xf32>, tensor<2x6x4xf32>, tensor<3x6xf32> -> tensor<?x?x4xf32>
+  return %o : tensor<?x?x4xf32>
+}
+
+// -----
+
+func.func @mask_sq_from_dy(%q: tensor<?x?x4xf32>, %k: tensor<2x6x4xf32>, %dy: tensor<2x5x4xf32>, %m: tensor<4x6xf32>) -> tensor<2x6x4xf32> {
+  // expected-error@+1 {{'rlx.attention_backward' op expects dim 0 of the 'bias' 'mask' (4) to equal Sq (5)}}
+  %o = rlx.attention_backward %q, %k, %k, %dy, %m {num_heads = 2 : i64, head_dim = 2 : i64, mask_kind = #rlx.mask_kind<bias>, wrt = #rlx.attention_wrt<key>} : tensor<?x?x4xf32>, tensor<2x6x4xf32>, tensor<2x6x4xf32>, tensor<2x5x4xf32>, tensor<4x6xf32> -> tensor<2x6x4xf32>
+  return %o : tensor<2x6x4xf32>
+}

@@ -160,7 +160,15 @@ static LogicalResult verifyAttention(OpTy op, Value dy, Value expected,
     int64_t sk = dimOf(k, seqDim);
     if (ShapedType::isDynamic(sk))
       sk = dimOf(v, seqDim);
-    int64_t full[] = {dimOf(q, 0), heads, dimOf(q, seqDim), sk};
+    // B and Sq from whichever operand has them static (they agree).
+    int64_t batch = ShapedType::kDynamic;
+    for (auto [value, name] : seqs)
+      if (ShapedType::isDynamic(batch))
+        batch = dimOf(value, 0);
+    int64_t sq = dimOf(q, seqDim);
+    if (ShapedType::isDynamic(sq) && dy)
+      sq = dimOf(dy, seqDim);
+    int64_t full[] = {batch, heads, sq, sk};
     if (failed(verifyMaskShape(o, kind, mask, full)))
       return failure();
   }
