@@ -505,3 +505,15 @@ func.func @final_carry_vs_trajectory(%h0: tensor<?xf32>) -> (tensor<5xf32>, tens
   }
   return %c, %t : tensor<5xf32>, tensor<2x4xf32>
 }
+
+// -----
+
+// The checkpoint segment bounds ceil(j * L / K) must not wrap int64_t.
+func.func @length_overflow(%h0: tensor<3xf32>) -> tensor<3xf32> {
+  // expected-error@+1 {{'rlx.scan' op expects the number of saved rows times 'length' (3 * 9223372036854775807) to fit in 64 bits}}
+  %c = rlx.scan %h0 {length = 9223372036854775807 : i64, num_checkpoints = 3 : i64} : tensor<3xf32> -> tensor<3xf32> {
+  ^bb0(%h: tensor<3xf32>):
+    rlx.yield %h : tensor<3xf32>
+  }
+  return %c : tensor<3xf32>
+}

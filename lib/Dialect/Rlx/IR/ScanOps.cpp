@@ -5,6 +5,7 @@
 
 #include "mlir/IR/Builders.h"
 #include "mlir/IR/OpImplementation.h"
+#include "llvm/Support/CheckedArithmetic.h"
 
 using namespace mlir;
 using namespace mlir::rlx;
@@ -26,6 +27,18 @@ static LogicalResult verifyLengthAndCheckpoints(Operation *op, int64_t length,
     return op->emitOpError()
            << "expects 'num_checkpoints' to be in [0, length = " << length
            << "], got " << numCheckpoints;
+  // With checkpoints (0 < K < L) the segment bounds ceil(j * L / K) are
+  // computed as (j * L + K - 1) / K for j <= K; that must not wrap.
+  int64_t rows = scanTrajectoryRows(length, numCheckpoints);
+  if (rows == length)
+    return success();
+  std::optional<int64_t> bound = llvm::checkedMul(rows, length);
+  if (bound)
+    bound = llvm::checkedAdd(*bound, rows);
+  if (!bound)
+    return op->emitOpError()
+           << "expects the number of saved rows times 'length' (" << rows
+           << " * " << length << ") to fit in 64 bits";
   return success();
 }
 
