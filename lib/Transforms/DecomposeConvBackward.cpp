@@ -31,7 +31,10 @@
 #include "mlir/Dialect/Linalg/IR/Linalg.h"
 #include "mlir/Dialect/SCF/IR/SCF.h"
 #include "mlir/Dialect/Tensor/IR/Tensor.h"
+#include "llvm/Support/CheckedArithmetic.h"
 #include "llvm/Support/MathExtras.h"
+
+#include <limits>
 
 using namespace mlir;
 using namespace mlir::rlx;
@@ -300,11 +303,19 @@ decomposeConv2dBackwardWeight(RewriterBase &rewriter, Conv2dBackwardWeightOp op,
       rewriter, loc,
       tensor::EmptyOp::create(rewriter, loc, accShape, elementType), 0.0);
 
-  // Tile the batch when the whole im2col buffer would exceed the cap.
-  int64_t perSample = s.ho * s.wo * s.ci * s.kh * s.kw;
+  // Tile the batch when the whole im2col buffer would exceed the cap. An
+  // empty per-sample buffer (a zero-sized dim) never needs tiling; products
+  // that overflow int64_t saturate (and so exceed any cap).
+  std::optional<int64_t> checkedPerSample = 1;
+  for (int64_t f : {s.ho, s.wo, s.ci, s.kh, s.kw})
+    if (checkedPerSample)
+      checkedPerSample = llvm::checkedMul(*checkedPerSample, f);
+  int64_t perSample =
+      checkedPerSample.value_or(std::numeric_limits<int64_t>::max());
   int64_t cap = options.im2colMaxElements;
-  bool tile =
-      cap > 0 && (ShapedType::isDynamic(batch) || batch * perSample > cap);
+  bool tile = cap > 0 && perSample > 0 &&
+              (ShapedType::isDynamic(batch) ||
+               (batch > 0 && perSample > cap / batch));
   if (!tile) {
     acc = accumulateWeightGrad(rewriter, loc, op, s, x, dy, acc);
   } else {

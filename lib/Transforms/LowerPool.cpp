@@ -75,11 +75,17 @@ lowerMaxPool2d(RewriterBase &rewriter, MaxPool2dOp op,
         arith::AddIOp::create(rewriter, loc, in,
                               indexConst(rewriter, loc, 2 * padding[d])),
         indexConst(rewriter, loc, kernel[d]));
-    dynamicSizes.push_back(arith::AddIOp::create(
+    // Ho = max(span + s, 0) / s: span / s + 1 when a window fits (span >= 0),
+    // else 0, so a runtime H too small for one window gives an empty result
+    // rather than a negative size.
+    Value shifted = arith::MaxSIOp::create(
         rewriter, loc,
-        arith::DivSIOp::create(rewriter, loc, span,
-                               indexConst(rewriter, loc, stride[d])),
-        indexConst(rewriter, loc, 1)));
+        arith::AddIOp::create(rewriter, loc, span,
+                              indexConst(rewriter, loc, stride[d])),
+        indexConst(rewriter, loc, 0));
+    Value size = arith::DivSIOp::create(rewriter, loc, shifted,
+                                        indexConst(rewriter, loc, stride[d]));
+    dynamicSizes.push_back(size);
   }
   auto resultType = RankedTensorType::get(shape, elemType);
   Value init =

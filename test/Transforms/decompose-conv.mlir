@@ -152,3 +152,18 @@ func.func @weight_mixed_batch(%x: tensor<2x3x8x8xf32>, %dy: tensor<?x4x8x8xf32>)
   %dw = rlx.conv2d_backward_weight %x, %dy {padding = array<i64: 1, 1>} : tensor<2x3x8x8xf32>, tensor<?x4x8x8xf32> -> tensor<4x3x3x3xf32>
   return %dw : tensor<4x3x3x3xf32>
 }
+
+// -----
+
+// Zero input channels: the per-sample im2col buffer is empty, so even with a
+// cap and a dynamic batch nothing is tiled (this divided by zero before).
+// TILED-LABEL: func.func @weight_no_input_channels
+// TILED-NOT: scf.for
+// TILED: linalg.matmul {{.*}} -> tensor<3x0xf32>
+// TILED: tensor.expand_shape {{.*}} into tensor<3x0x3x3xf32>
+// CHECK-LABEL: func.func @weight_no_input_channels
+// CHECK: linalg.matmul
+func.func @weight_no_input_channels(%x: tensor<?x0x5x5xf32>, %dy: tensor<?x3x3x3xf32>) -> tensor<3x0x3x3xf32> {
+  %dw = rlx.conv2d_backward_weight %x, %dy : tensor<?x0x5x5xf32>, tensor<?x3x3x3xf32> -> tensor<3x0x3x3xf32>
+  return %dw : tensor<3x0x3x3xf32>
+}

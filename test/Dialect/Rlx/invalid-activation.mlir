@@ -38,3 +38,12 @@ func.func @activation_integer(%x: tensor<4xi32>) -> tensor<4xi32> {
   %y = rlx.relu %x : tensor<4xi32> -> tensor<4xi32>
   return %y : tensor<4xi32>
 }
+
+// -----
+
+// A dynamic first operand does not hide a clash between the others.
+func.func @static_clash_behind_dynamic(%x: tensor<?xf32>, %d: tensor<4xf32>) -> tensor<5xf32> {
+  // expected-error@+1 {{'rlx.relu_backward' op expects dim 0 of 'operand #1' (4) to equal dim 0 of 'result #0' (5)}}
+  %y = rlx.relu_backward %x, %d : tensor<?xf32>, tensor<4xf32> -> tensor<5xf32>
+  return %y : tensor<5xf32>
+}

@@ -328,3 +328,38 @@ func.func @dynamic_operands_static_result(%q: tensor<?x?x?xf32>, %m: tensor<?x?x
   %o = rlx.attention %q, %q, %q, %m {num_heads = 2 : i64, head_dim = 4 : i64, mask_kind = #rlx.mask_kind<bias>} : tensor<?x?x?xf32>, tensor<?x?x?xf32>, tensor<?x?x?xf32>, tensor<?x?x?x?xf32> -> tensor<?x?x6xf32>
   return %q : tensor<?x?x?xf32>
 }
+
+// -----
+
+// num_heads * head_dim wrapped to 0 used to accept an H*D dim of 0 and expand
+// it into [.., 2^32, 2^32].
+func.func @width_overflow(%q: tensor<2x4x0xf32>) -> tensor<2x4x0xf32> {
+  // expected-error@+1 {{'rlx.attention' op expects 'num_heads' * 'head_dim' (4294967296 * 4294967296) to fit in 64 bits}}
+  %o = rlx.attention %q, %q, %q {num_heads = 4294967296 : i64, head_dim = 4294967296 : i64, mask_kind = #rlx.mask_kind<none>} : tensor<2x4x0xf32>, tensor<2x4x0xf32>, tensor<2x4x0xf32> -> tensor<2x4x0xf32>
+  return %o : tensor<2x4x0xf32>
+}
+
+// -----
+
+func.func @k_vs_v_batch_dynamic_q(%q: tensor<?x4x4xf32>, %k: tensor<2x6x4xf32>, %v: tensor<3x6x4xf32>) -> tensor<?x4x4xf32> {
+  // expected-error@+1 {{'rlx.attention' op expects dim 0 of 'v' (3) to equal dim 0 of 'k' (2)}}
+  %o = rlx.attention %q, %k, %v {num_heads = 2 : i64, head_dim = 2 : i64, mask_kind = #rlx.mask_kind<none>} : tensor<?x4x4xf32>, tensor<2x6x4xf32>, tensor<3x6x4xf32> -> tensor<?x4x4xf32>
+  return %o : tensor<?x4x4xf32>
+}
+
+// -----
+
+// The mask is checked against B and Sq of k and dy when q is dynamic.
+func.func @mask_batch_from_k(%q: tensor<?x?x4xf32>, %k: tensor<2x6x4xf32>, %m: tensor<3x6xf32>) -> tensor<?x?x4xf32> {
+  // expected-error@+1 {{'rlx.attention' op expects dim 0 of the 'custom' 'mask' (3) to equal B (2)}}
+  %o = rlx.attention %q, %k, %k, %m {num_heads = 2 : i64, head_dim = 2 : i64, mask_kind = #rlx.mask_kind<custom>} : tensor<?x?x4xf32>, tensor<2x6x4xf32>, tensor<2x6x4xf32>, tensor<3x6xf32> -> tensor<?x?x4xf32>
+  return %o : tensor<?x?x4xf32>
+}
+
+// -----
+
+func.func @mask_sq_from_dy(%q: tensor<?x?x4xf32>, %k: tensor<2x6x4xf32>, %dy: tensor<2x5x4xf32>, %m: tensor<4x6xf32>) -> tensor<2x6x4xf32> {
+  // expected-error@+1 {{'rlx.attention_backward' op expects dim 0 of the 'bias' 'mask' (4) to equal Sq (5)}}
+  %o = rlx.attention_backward %q, %k, %k, %dy, %m {num_heads = 2 : i64, head_dim = 2 : i64, mask_kind = #rlx.mask_kind<bias>, wrt = #rlx.attention_wrt<key>} : tensor<?x?x4xf32>, tensor<2x6x4xf32>, tensor<2x6x4xf32>, tensor<2x5x4xf32>, tensor<4x6xf32> -> tensor<2x6x4xf32>
+  return %o : tensor<2x6x4xf32>
+}

@@ -166,3 +166,38 @@ func.func @empty_kernel(%x: tensor<1x3x8x8xf32>, %w: tensor<4x3x0x3xf32>) -> ten
   %y = rlx.conv2d %x, %w : tensor<1x3x8x8xf32>, tensor<4x3x0x3xf32> -> tensor<1x4x6x6xf32>
   return %y : tensor<1x4x6x6xf32>
 }
+
+// -----
+
+// A huge dilation must not wrap d*(k-1)+1 (it used to wrap to a window of 1,
+// pass verification and produce an invalid linalg convolution).
+func.func @dilation_overflow(%x: tensor<1x2x5x5xf32>, %w: tensor<3x2x5x5xf32>) -> tensor<1x3x5x5xf32> {
+  // expected-error@+1 {{'rlx.conv2d' op expects the padded input height (x dim 2 + 2*0) and the dilated kernel window (4611686018427387904*(5-1)+1) to fit in 64 bits}}
+  %y = rlx.conv2d %x, %w {dilation = array<i64: 4611686018427387904, 1>} : tensor<1x2x5x5xf32>, tensor<3x2x5x5xf32> -> tensor<1x3x5x5xf32>
+  return %y : tensor<1x3x5x5xf32>
+}
+
+// -----
+
+// Checked even when the spatial dims are dynamic.
+func.func @dilation_overflow_dynamic(%dy: tensor<1x3x?x?xf32>, %w: tensor<3x2x5x5xf32>) -> tensor<1x2x?x?xf32> {
+  // expected-error@+1 {{'rlx.conv2d_backward_input' op expects the padded input height (dx dim 2 + 2*0) and the dilated kernel window (4611686018427387904*(5-1)+1) to fit in 64 bits}}
+  %dx = rlx.conv2d_backward_input %dy, %w {dilation = array<i64: 4611686018427387904, 1>} : tensor<1x3x?x?xf32>, tensor<3x2x5x5xf32> -> tensor<1x2x?x?xf32>
+  return %dx : tensor<1x2x?x?xf32>
+}
+
+// -----
+
+func.func @padding_overflow(%x: tensor<1x2x5x5xf32>, %dy: tensor<1x3x3x3xf32>) -> tensor<3x2x3x3xf32> {
+  // expected-error@+1 {{'rlx.conv2d_backward_weight' op expects the padded input width (x dim 3 + 2*4611686018427387904) and the dilated kernel window (1*(3-1)+1) to fit in 64 bits}}
+  %dw = rlx.conv2d_backward_weight %x, %dy {padding = array<i64: 0, 4611686018427387904>} : tensor<1x2x5x5xf32>, tensor<1x3x3x3xf32> -> tensor<3x2x3x3xf32>
+  return %dw : tensor<3x2x3x3xf32>
+}
+
+// -----
+
+func.func @dilation_length(%x: tensor<1x2x5x5xf32>, %w: tensor<3x2x3x3xf32>) -> tensor<1x3x3x3xf32> {
+  // expected-error@+1 {{'rlx.conv2d' op expects 'dilation' to have 2 values (h, w), got 3}}
+  %y = rlx.conv2d %x, %w {dilation = array<i64: 1, 1, 1>} : tensor<1x2x5x5xf32>, tensor<3x2x3x3xf32> -> tensor<1x3x3x3xf32>
+  return %y : tensor<1x3x3x3xf32>
+}

@@ -238,3 +238,19 @@ func.func @group_not_divisible_dgamma(%x: tensor<2x?x5x3xf32>) -> tensor<9xf32> 
   %dg = rlx.group_norm_backward_gamma %x, %x {num_groups = 2 : i64, eps = 1.0e-5 : f32} : tensor<2x?x5x3xf32>, tensor<2x?x5x3xf32> -> tensor<9xf32>
   return %dg : tensor<9xf32>
 }
+
+// -----
+
+func.func @gamma_vs_beta_dynamic_x(%x: tensor<?x?xf32>, %g: tensor<5xf32>, %b: tensor<6xf32>) -> tensor<?x?xf32> {
+  // expected-error@+1 {{'rlx.layer_norm' op expects dim 0 of 'beta' (6) to equal dim 0 of 'gamma' (5)}}
+  %y = rlx.layer_norm %x, %g, %b {axis = -1 : i64, eps = 1.0e-5 : f32} : tensor<?x?xf32>, tensor<5xf32>, tensor<6xf32> -> tensor<?x?xf32>
+  return %y : tensor<?x?xf32>
+}
+
+// -----
+
+func.func @dy_vs_dx_dynamic_x(%x: tensor<?x?x?x?xf32>, %g: tensor<?xf32>, %dy: tensor<2x6x3x3xf32>) -> tensor<2x4x3x3xf32> {
+  // expected-error@+1 {{'rlx.group_norm_backward_input' op expects dim 1 of 'dy' (6) to equal dim 1 of 'dx' (4)}}
+  %y = rlx.group_norm_backward_input %x, %g, %g, %dy {num_groups = 2 : i64, eps = 1.0e-5 : f32} : tensor<?x?x?x?xf32>, tensor<?xf32>, tensor<?xf32>, tensor<2x6x3x3xf32> -> tensor<2x4x3x3xf32>
+  return %y : tensor<2x4x3x3xf32>
+}

@@ -200,3 +200,20 @@ func.func @dx_shape(%x: tensor<1x3x8x8xf32>, %dy: tensor<1x3x4x4xf32>) -> tensor
   %dx = rlx.max_pool2d_backward %x, %dy {kernel_size = array<i64: 2, 2>, stride = array<i64: 2, 2>} : tensor<1x3x8x8xf32>, tensor<1x3x4x4xf32> -> tensor<1x3x8x9xf32>
   return %dx : tensor<1x3x8x9xf32>
 }
+
+// -----
+
+// kernel_size near INT64_MAX with padding up to half of it: H + 2p would wrap.
+func.func @padded_size_overflow(%x: tensor<1x3x8x8xf32>) -> tensor<1x3x8x8xf32> {
+  // expected-error@+1 {{'rlx.max_pool2d' op expects dim 2 of 'x' (8) plus twice the padding (4611686018427387903) to fit in 64 bits}}
+  %y = rlx.max_pool2d %x {kernel_size = array<i64: 9223372036854775807, 9223372036854775807>, padding = array<i64: 4611686018427387903, 4611686018427387903>} : tensor<1x3x8x8xf32> -> tensor<1x3x8x8xf32>
+  return %y : tensor<1x3x8x8xf32>
+}
+
+// -----
+
+func.func @dy_vs_result_batch(%x: tensor<?x?x8x8xf32>, %dy: tensor<1x3x4x4xf32>) -> tensor<2x3x8x8xf32> {
+  // expected-error@+1 {{'rlx.max_pool2d_backward' op expects dim 0 of 'dy' (1) to equal dim 0 of 'result' (2)}}
+  %dx = rlx.max_pool2d_backward %x, %dy {kernel_size = array<i64: 2, 2>, stride = array<i64: 2, 2>} : tensor<?x?x8x8xf32>, tensor<1x3x4x4xf32> -> tensor<2x3x8x8xf32>
+  return %dx : tensor<2x3x8x8xf32>
+}

@@ -141,3 +141,20 @@ func.func @missing_n_rot(%x: tensor<2x3x8xf32>, %c: tensor<3x2xf32>) -> tensor<2
   %y = rlx.rope %x, %c, %c {head_dim = 4 : i64} : tensor<2x3x8xf32>, tensor<3x2xf32>, tensor<3x2xf32> -> tensor<2x3x8xf32>
   return %y : tensor<2x3x8xf32>
 }
+
+// -----
+
+// The result is checked against cos and head_dim even when x is dynamic.
+func.func @result_vs_cos_dynamic_x(%x: tensor<?x?xf32>, %c: tensor<3x2xf32>) -> tensor<5x8xf32> {
+  // expected-error@+1 {{'rlx.rope' op expects dim 0 of 'cos' (3) to equal dim 0 of 'result' (5)}}
+  %y = rlx.rope %x, %c, %c {head_dim = 4 : i64, n_rot = 4 : i64} : tensor<?x?xf32>, tensor<3x2xf32>, tensor<3x2xf32> -> tensor<5x8xf32>
+  return %y : tensor<5x8xf32>
+}
+
+// -----
+
+func.func @result_width_dynamic_x(%x: tensor<?x?xf32>, %c: tensor<?x2xf32>) -> tensor<?x6xf32> {
+  // expected-error@+1 {{'rlx.rope' op expects the last dim of 'result' (6) to be a multiple of 'head_dim' (4)}}
+  %y = rlx.rope %x, %c, %c {head_dim = 4 : i64, n_rot = 4 : i64} : tensor<?x?xf32>, tensor<?x2xf32>, tensor<?x2xf32> -> tensor<?x6xf32>
+  return %y : tensor<?x6xf32>
+}

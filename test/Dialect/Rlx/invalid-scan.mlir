@@ -470,3 +470,50 @@ func.func @dxs_element_type(%h0: tensor<4xf32>, %t: tensor<3x4xf32>, %dy: tensor
   }
   return %d : tensor<3x2xf64>
 }
+
+// -----
+
+// Carry dims agree among the stacked operands and results even when init is
+// dynamic.
+func.func @upstream_vs_trajectory(%h0: tensor<?xf32>, %traj: tensor<3x4xf32>, %dy: tensor<3x5xf32>) -> tensor<?xf32> {
+  // expected-error@+1 {{'rlx.scan_backward' op expects dim 1 of 'upstream' (5) to equal dim 1 of 'trajectory' (4)}}
+  %d = rlx.scan_backward %h0, %traj, %dy {length = 3 : i64} : tensor<?xf32>, tensor<3x4xf32>, tensor<3x5xf32> -> tensor<?xf32> vjp {
+  ^bb0(%h: tensor<?xf32>, %g: tensor<?xf32>):
+    rlx.yield %g : tensor<?xf32>
+  }
+  return %d : tensor<?xf32>
+}
+
+// -----
+
+func.func @dinit_vs_trajectory(%h0: tensor<?xf32>, %traj: tensor<3x4xf32>, %dy: tensor<3x4xf32>) -> tensor<5xf32> {
+  // expected-error@+1 {{'rlx.scan_backward' op expects dim 0 of 'dinit' (5) to equal dim 1 of 'trajectory' (4)}}
+  %d = rlx.scan_backward %h0, %traj, %dy {length = 3 : i64} : tensor<?xf32>, tensor<3x4xf32>, tensor<3x4xf32> -> tensor<5xf32> vjp {
+  ^bb0(%h: tensor<?xf32>, %g: tensor<?xf32>):
+    rlx.yield %g : tensor<?xf32>
+  }
+  return %d : tensor<5xf32>
+}
+
+// -----
+
+func.func @final_carry_vs_trajectory(%h0: tensor<?xf32>) -> (tensor<5xf32>, tensor<2x4xf32>) {
+  // expected-error@+1 {{'rlx.scan' op expects dim 0 of 'final_carry' (5) to equal dim 1 of 'trajectory' (4)}}
+  %c, %t = rlx.scan %h0 {length = 2 : i64, save_trajectory} : tensor<?xf32> -> tensor<5xf32>, tensor<2x4xf32> {
+  ^bb0(%h: tensor<?xf32>):
+    rlx.yield %h : tensor<?xf32>
+  }
+  return %c, %t : tensor<5xf32>, tensor<2x4xf32>
+}
+
+// -----
+
+// The checkpoint segment bounds ceil(j * L / K) must not wrap int64_t.
+func.func @length_overflow(%h0: tensor<3xf32>) -> tensor<3xf32> {
+  // expected-error@+1 {{'rlx.scan' op expects the number of saved rows times 'length' (3 * 9223372036854775807) to fit in 64 bits}}
+  %c = rlx.scan %h0 {length = 9223372036854775807 : i64, num_checkpoints = 3 : i64} : tensor<3xf32> -> tensor<3xf32> {
+  ^bb0(%h: tensor<3xf32>):
+    rlx.yield %h : tensor<3xf32>
+  }
+  return %c : tensor<3xf32>
+}

@@ -165,3 +165,11 @@ func.func @ce_backward_result_type(%l: tensor<4x5xf32>, %t: tensor<4xi32>, %d: t
   %dl = rlx.softmax_cross_entropy_backward %l, %t, %d : tensor<4x5xf32>, tensor<4xi32>, tensor<4xf32> -> tensor<4x5xf64>
   return %dl : tensor<4x5xf64>
 }
+
+// -----
+
+func.func @ce_backward_rows_vs_labels(%l: tensor<?x3xf32>, %t: tensor<2xi32>, %d: tensor<?xf32>) -> tensor<4x3xf32> {
+  // expected-error@+1 {{'rlx.softmax_cross_entropy_backward' op expects dim 0 of 'dlogits' (4) to equal dim 0 of 'labels' (2)}}
+  %dl = rlx.softmax_cross_entropy_backward %l, %t, %d : tensor<?x3xf32>, tensor<2xi32>, tensor<?xf32> -> tensor<4x3xf32>
+  return %dl : tensor<4x3xf32>
+}

@@ -9,6 +9,8 @@
 
 #include "VerifyUtils.h"
 
+#include "llvm/Support/CheckedArithmetic.h"
+
 #include <cmath>
 
 using namespace mlir;
@@ -74,6 +76,10 @@ static LogicalResult verifyAttention(OpTy op, Value dy, Value expected,
   if (headDim < 1)
     return op.emitOpError()
            << "expects 'head_dim' to be positive, got " << headDim;
+  // The [B, S, H*D] layout computes H*D; it must not wrap.
+  if (!llvm::checkedMul(heads, headDim))
+    return op.emitOpError() << "expects 'num_heads' * 'head_dim' (" << heads
+                            << " * " << headDim << ") to fit in 64 bits";
   MaskKind kind = op.getMaskKind();
   IntegerAttr window = op.getWindowAttr();
   if (kind == MaskKind::sliding_window && !window)
@@ -135,6 +141,12 @@ static LogicalResult verifyAttention(OpTy op, Value dy, Value expected,
     if (failed(verifyDimsMatch(o, value, name, 0, q, "q", 0)))
       return failure();
   }
+  // B agrees among k, v, dy and the result even when q's is dynamic.
+  for (size_t i = 1; i < seqs.size(); ++i)
+    for (size_t j = i + 1; j < seqs.size(); ++j)
+      if (failed(verifyDimsMatch(o, seqs[j].first, seqs[j].second, 0,
+                                 seqs[i].first, seqs[i].second, 0)))
+        return failure();
   if (failed(verifyDimsMatch(o, v, "v", seqDim, k, "k", seqDim)))
     return failure();
   // The output (and so dy) has q's shape.
@@ -148,7 +160,15 @@ static LogicalResult verifyAttention(OpTy op, Value dy, Value expected,
     int64_t sk = dimOf(k, seqDim);
     if (ShapedType::isDynamic(sk))
       sk = dimOf(v, seqDim);
-    int64_t full[] = {dimOf(q, 0), heads, dimOf(q, seqDim), sk};
+    // B and Sq from whichever operand has them static (they agree).
+    int64_t batch = ShapedType::kDynamic;
+    for (auto [value, name] : seqs)
+      if (ShapedType::isDynamic(batch))
+        batch = dimOf(value, 0);
+    int64_t sq = dimOf(q, seqDim);
+    if (ShapedType::isDynamic(sq) && dy)
+      sq = dimOf(dy, seqDim);
+    int64_t full[] = {batch, heads, sq, sk};
     if (failed(verifyMaskShape(o, kind, mask, full)))
       return failure();
   }

@@ -76,7 +76,17 @@ verifyConvTriple(Operation *op, Value in, StringRef inName, Value w,
       return op->emitOpError()
              << "expects the kernel " << axis << " (dim " << 2 + i << " of '"
              << wName << "') to be >= 1, got " << k;
-    if (ShapedType::isDynamic(h) || ShapedType::isDynamic(k))
+    if (ShapedType::isDynamic(k))
+      continue;
+    // Huge attributes must not wrap the size arithmetic of the rewrites.
+    if (!slidingExtents(ShapedType::isDynamic(h) ? 0 : h, k, padding[i],
+                        dilation[i]))
+      return op->emitOpError()
+             << "expects the padded input " << axis << " (" << inName
+             << " dim " << 2 + i << " + 2*" << padding[i]
+             << ") and the dilated kernel window (" << dilation[i] << "*("
+             << k << "-1)+1) to fit in 64 bits";
+    if (ShapedType::isDynamic(h))
       continue;
     std::optional<int64_t> ho =
         slidingOutputSize(h, k, stride[i], padding[i], dilation[i]);

@@ -66,6 +66,26 @@ static LogicalResult verifyRoles(Operation *op, const NormOperands &o,
        failed(verifyCompatibleShapes(op, x, xName, o.result.first,
                                      o.result.second))))
     return failure();
+  // When x's dims are dynamic the others must still agree among themselves
+  // (e.g. gamma [5] and beta [6]).
+  SmallVector<Named, 2> shaped(o.likeX.begin(), o.likeX.end());
+  if (!o.resultIsParam)
+    shaped.push_back(o.result);
+  for (size_t i = 0; i < shaped.size(); ++i)
+    for (size_t j = i + 1; j < shaped.size(); ++j)
+      if (failed(verifyCompatibleShapes(op, shaped[i].first, shaped[i].second,
+                                        shaped[j].first, shaped[j].second)))
+        return failure();
+  for (size_t i = 0; i < params.size(); ++i) {
+    for (size_t j = i + 1; j < params.size(); ++j)
+      if (failed(verifyDimsMatch(op, params[j].first, params[j].second, 0,
+                                 params[i].first, params[i].second, 0)))
+        return failure();
+    for (const Named &n : shaped)
+      if (failed(verifyDimsMatch(op, params[i].first, params[i].second, 0,
+                                 n.first, n.second, normDim)))
+        return failure();
+  }
   return success();
 }
 

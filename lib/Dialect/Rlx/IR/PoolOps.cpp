@@ -48,6 +48,12 @@ static LogicalResult verifyPooledShape(Operation *op, Value x, Value out,
     if (in == 0)
       return op->emitOpError() << "expects dim " << 2 + d
                                << " of 'x' to be non-zero";
+    if (!ShapedType::isDynamic(in) &&
+        !slidingExtents(in, kernel[d], padding[d], 1))
+      return op->emitOpError()
+             << "expects dim " << 2 + d << " of 'x' (" << in
+             << ") plus twice the padding (" << padding[d]
+             << ") to fit in 64 bits";
     std::optional<int64_t> size =
         slidingOutputSize(in, kernel[d], stride[d], padding[d], 1);
     if (!size)
@@ -76,7 +82,13 @@ LogicalResult MaxPool2dBackwardOp::verify() {
                                getStride(), getPadding())) ||
       failed(verifySameElementType(*this, getX(), "x", getDx(), "result")))
     return failure();
-  return verifyCompatibleShapes(*this, getX(), "x", getDx(), "result");
+  if (failed(verifyCompatibleShapes(*this, getX(), "x", getDx(), "result")))
+    return failure();
+  // N and C of dy and the result agree even when x's are dynamic.
+  for (int64_t d = 0; d < 2; ++d)
+    if (failed(verifyDimsMatch(*this, getDy(), "dy", d, getDx(), "result", d)))
+      return failure();
+  return success();
 }
 
 #define GET_OP_CLASSES

@@ -26,15 +26,23 @@ static LogicalResult verifyRope(Operation *op, Value x, StringRef xName,
     return failure();
   auto xType = cast<ShapedType>(x.getType());
   int64_t rank = xType.getRank();
-  int64_t hd = xType.getDimSize(rank - 1);
-  if (!ShapedType::isDynamic(hd) && hd % headDim != 0)
-    return op->emitOpError() << "expects the last dim of '" << xName << "' ("
-                             << hd << ") to be a multiple of 'head_dim' ("
-                             << headDim << ")";
+  // The result is checked too: its dims may be static where x's are not.
+  for (auto [value, name] : {std::pair<Value, StringRef>(x, xName),
+                             std::pair<Value, StringRef>(result, "result")}) {
+    auto type = cast<ShapedType>(value.getType());
+    if (type.getRank() != rank)
+      continue; // reported by verifyCompatibleShapes below
+    int64_t hd = type.getDimSize(rank - 1);
+    if (!ShapedType::isDynamic(hd) && hd % headDim != 0)
+      return op->emitOpError() << "expects the last dim of '" << name << "' ("
+                               << hd << ") to be a multiple of 'head_dim' ("
+                               << headDim << ")";
+  }
   if (failed(verifyDimsMatch(op, cos, "cos", 0, x, xName, rank - 2)) ||
       failed(verifyDimEquals(op, cos, "cos", 1, headDim / 2, "head_dim / 2")) ||
       failed(verifyCompatibleShapes(op, sin, "sin", cos, "cos")) ||
       failed(verifyCompatibleShapes(op, result, "result", x, xName)) ||
+      failed(verifyDimsMatch(op, cos, "cos", 0, result, "result", rank - 2)) ||
       failed(verifySameElementType(op, cos, "cos", x, xName)) ||
       failed(verifySameElementType(op, sin, "sin", x, xName)))
     return failure();

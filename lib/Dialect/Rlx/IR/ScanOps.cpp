@@ -5,6 +5,7 @@
 
 #include "mlir/IR/Builders.h"
 #include "mlir/IR/OpImplementation.h"
+#include "llvm/Support/CheckedArithmetic.h"
 
 using namespace mlir;
 using namespace mlir::rlx;
@@ -26,6 +27,18 @@ static LogicalResult verifyLengthAndCheckpoints(Operation *op, int64_t length,
     return op->emitOpError()
            << "expects 'num_checkpoints' to be in [0, length = " << length
            << "], got " << numCheckpoints;
+  // With checkpoints (0 < K < L) the segment bounds ceil(j * L / K) are
+  // computed as (j * L + K - 1) / K for j <= K; that must not wrap.
+  int64_t rows = scanTrajectoryRows(length, numCheckpoints);
+  if (rows == length)
+    return success();
+  std::optional<int64_t> bound = llvm::checkedMul(rows, length);
+  if (bound)
+    bound = llvm::checkedAdd(*bound, rows);
+  if (!bound)
+    return op->emitOpError()
+           << "expects the number of saved rows times 'length' (" << rows
+           << " * " << length << ") to fit in 64 bits";
   return success();
 }
 
@@ -139,10 +152,16 @@ LogicalResult ScanOp::verify() {
   if (getSaveTrajectory() != static_cast<bool>(getTrajectory()))
     return emitOpError() << "expects a 'trajectory' result if and only if "
                             "'save_trajectory' is set";
-  if (getTrajectory())
-    return verifyStacked(*this, getTrajectory(), "trajectory", getInit(),
-                         scanTrajectoryRows(length, k),
-                         "the number of saved rows");
+  if (!getTrajectory())
+    return success();
+  if (failed(verifyStacked(*this, getTrajectory(), "trajectory", getInit(),
+                           scanTrajectoryRows(length, k),
+                           "the number of saved rows")))
+    return failure();
+  for (int64_t d = 0, e = getInit().getType().getRank(); d < e; ++d)
+    if (failed(verifyDimsMatch(*this, getFinalCarry(), "final_carry", d,
+                               getTrajectory(), "trajectory", d + 1)))
+      return failure();
   return success();
 }
 
@@ -163,6 +182,13 @@ static LogicalResult verifyScanGradient(OpTy op,
       failed(verifyStacked(op, op.getUpstream(), "upstream", op.getInit(),
                            length, "'length'")))
     return failure();
+  // Carry dims agree between the stacked operands even when init's are
+  // dynamic.
+  int64_t carryRank = op.getInit().getType().getRank();
+  for (int64_t d = 1; d <= carryRank; ++d)
+    if (failed(verifyDimsMatch(op, op.getUpstream(), "upstream", d,
+                               op.getTrajectory(), "trajectory", d)))
+      return failure();
 
   Type carry = op.getInit().getType();
   SmallVector<Expected> vjpArgs = forwardArgs(carry, steps);
@@ -192,7 +218,13 @@ LogicalResult ScanBackwardOp::verify() {
   SmallVector<Type> steps;
   if (failed(verifyScanGradient(*this, steps)))
     return failure();
-  return verifyResultLike(*this, getDinit(), "dinit", getInit(), "init");
+  if (failed(verifyResultLike(*this, getDinit(), "dinit", getInit(), "init")))
+    return failure();
+  for (int64_t d = 0, e = getInit().getType().getRank(); d < e; ++d)
+    if (failed(verifyDimsMatch(*this, getDinit(), "dinit", d, getTrajectory(),
+                               "trajectory", d + 1)))
+      return failure();
+  return success();
 }
 
 LogicalResult ScanBackwardXsOp::verify() {

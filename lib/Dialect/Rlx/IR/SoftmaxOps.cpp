@@ -38,7 +38,11 @@ LogicalResult SoftmaxCrossEntropyBackwardOp::verify() {
   if (failed(verifyCrossEntropy(*this, getLogits(), getLabels(), getDLoss(),
                                 "d_loss")) ||
       failed(verifyCompatibleShapes(*this, getDlogits(), "dlogits",
-                                    getLogits(), "logits")))
+                                    getLogits(), "logits")) ||
+      failed(verifyDimsMatch(*this, getDlogits(), "dlogits", 0, getLabels(),
+                             "labels", 0)) ||
+      failed(verifyDimsMatch(*this, getDlogits(), "dlogits", 0, getDLoss(),
+                             "d_loss", 0)))
     return failure();
   return verifySameElementType(*this, getDlogits(), "dlogits", getLogits(),
                                "logits");

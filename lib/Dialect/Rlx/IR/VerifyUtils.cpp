@@ -91,6 +91,13 @@ LogicalResult mlir::rlx::verifyElementwise(Operation *op) {
                                       values[i].first, values[i].second)))
       return failure();
   }
+  // Static dims must also agree among the others when values[0]'s is dynamic
+  // (x: ?, dy: 4, result: 5 can never run).
+  for (size_t i = 1; i < values.size(); ++i)
+    for (size_t j = i + 1; j < values.size(); ++j)
+      if (failed(verifyCompatibleShapes(op, values[i].first, values[i].second,
+                                        values[j].first, values[j].second)))
+        return failure();
   return success();
 }
 

@@ -3,21 +3,44 @@
 #define RLXAD_DIALECT_RLX_IR_RLXSHAPES_H
 
 #include "mlir/IR/BuiltinTypes.h"
+#include "llvm/Support/CheckedArithmetic.h"
 #include <cstdint>
 #include <optional>
+#include <utility>
 
 namespace mlir::rlx {
 
+/// The padded length in + 2*pad and the dilated window dil*(k-1) + 1, or
+/// std::nullopt when either overflows int64_t (huge attributes); verifiers
+/// reject those so that no rewrite computes with wrapped sizes.
+inline std::optional<std::pair<int64_t, int64_t>>
+slidingExtents(int64_t in, int64_t kernel, int64_t pad, int64_t dilation) {
+  std::optional<int64_t> padded = llvm::checkedAdd(in, pad);
+  if (padded)
+    padded = llvm::checkedAdd(*padded, pad);
+  std::optional<int64_t> window = llvm::checkedMul(dilation, kernel - 1);
+  if (window)
+    window = llvm::checkedAdd(*window, int64_t(1));
+  if (!padded || !window)
+    return std::nullopt;
+  return std::make_pair(*padded, *window);
+}
+
 /// Output length of a convolution/pooling window sweep:
 /// floor((in + 2*pad - dil*(k-1) - 1) / stride) + 1, or std::nullopt when no
-/// window fits (the caller reports it). Dynamic input gives ShapedType::kDynamic.
+/// window fits or the sizes overflow (the caller reports it). Dynamic input
+/// gives ShapedType::kDynamic.
 inline std::optional<int64_t> slidingOutputSize(int64_t in, int64_t kernel,
                                                 int64_t stride, int64_t pad,
                                                 int64_t dilation) {
   if (ShapedType::isDynamic(in))
     return ShapedType::kDynamic;
-  int64_t span = in + 2 * pad - dilation * (kernel - 1) - 1;
-  if (span < 0 || stride <= 0)
+  std::optional<std::pair<int64_t, int64_t>> extents =
+      slidingExtents(in, kernel, pad, dilation);
+  if (!extents || stride <= 0)
+    return std::nullopt;
+  int64_t span = extents->first - extents->second;
+  if (span < 0)
     return std::nullopt;
   return span / stride + 1;
 }
