@@ -24,10 +24,12 @@
 #include "mlir/Target/LLVMIR/Dialect/LLVMIR/LLVMToLLVMIRTranslation.h"
 #include "llvm/ADT/DenseMap.h"
 #include "llvm/ExecutionEngine/Orc/JITTargetMachineBuilder.h"
+#include "llvm/ExecutionEngine/Orc/Mangling.h"
 #include "llvm/Support/SourceMgr.h"
 #include "llvm/Support/TargetSelect.h"
 #include "llvm/Support/raw_ostream.h"
 
+#include <csetjmp>
 #include <cstdlib>
 #include <cstring>
 #include <mutex>
@@ -123,6 +125,24 @@ static FunctionSignature signatureOf(mlir::func::FuncOp func) {
   return sig;
 }
 
+// A failed run-time check (rlx-check-shapes) in JIT code calls puts(message)
+// then abort(). We map both symbols to these handlers and unwind to the
+// setjmp in JitModule::call. The frames skipped are JIT code (no destructors);
+// buffers the call had allocated so far are leaked, once per failed call.
+static thread_local std::jmp_buf *activeCall = nullptr;
+static thread_local std::string failedCheck;
+
+extern "C" int rlxJitPuts(const char *message) {
+  failedCheck = message ? message : "";
+  return 0;
+}
+
+extern "C" void rlxJitAbort() {
+  if (activeCall)
+    std::longjmp(*activeCall, 1);
+  std::abort();
+}
+
 struct JitModule::Impl {
   std::unique_ptr<mlir::ExecutionEngine> engine;
   std::vector<FunctionSignature> functions;
@@ -181,6 +201,8 @@ JitModule::compile(StringRef source, StringRef pipelineOptions) {
     return makeError("invalid rlx-to-llvm pipeline options '" +
                      pipelineOptions + "'");
   options->emitCInterface = true;
+  // Dynamic dims the IR relates are checked per call; see failedCheck below.
+  options->checkShapes = true;
   mlir::PassManager pm(&context);
   mlir::rlx::buildRlxToLLVMPipeline(pm, *options);
   if (mlir::failed(pm.run(*module)))
@@ -216,6 +238,17 @@ JitModule::compile(StringRef source, StringRef pipelineOptions) {
     return makeError("JIT compilation failed: " +
                      llvm::toString(engine.takeError()) + "\n" + diagnostics);
   impl->engine = std::move(*engine);
+  // A failed cf.assert prints its message with puts and calls abort: inside
+  // this JIT module both go to handlers that turn it into a call error.
+  impl->engine->registerSymbols([](llvm::orc::MangleAndInterner interner) {
+    llvm::orc::SymbolMap symbols;
+    symbols[interner("puts")] = {llvm::orc::ExecutorAddr::fromPtr(&rlxJitPuts),
+                                 llvm::JITSymbolFlags::Exported};
+    symbols[interner("abort")] = {
+        llvm::orc::ExecutorAddr::fromPtr(&rlxJitAbort),
+        llvm::JITSymbolFlags::Exported};
+    return symbols;
+  });
   return std::unique_ptr<JitModule>(new JitModule(std::move(impl)));
 }
 
@@ -366,7 +399,15 @@ Expected<std::vector<Tensor>> JitModule::call(StringRef name,
   if (!fn)
     return makeError("function '" + name + "' was not compiled: " +
                      llvm::toString(fn.takeError()));
+  std::jmp_buf jump;
+  activeCall = &jump;
+  failedCheck.clear();
+  if (setjmp(jump) != 0) {
+    activeCall = nullptr;
+    return makeError("function '" + name + "': " + failedCheck);
+  }
   (*fn)(args.data());
+  activeCall = nullptr;
 
   std::vector<Tensor> results;
   llvm::DenseMap<void *, std::shared_ptr<void>> owners;

@@ -31,6 +31,8 @@ void mlir::rlx::buildRlxToLinalgPipeline(OpPassManager &pm,
 void mlir::rlx::buildRlxToLLVMPipeline(OpPassManager &pm,
                                        const RlxPipelineOptions &options) {
   buildRlxToLinalgPipeline(pm, options);
+  if (options.checkShapes)
+    pm.addPass(createRlxCheckShapes());
   if (options.approximateMath)
     pm.addPass(createRlxApproximateMath());
   if (options.loopOrder)

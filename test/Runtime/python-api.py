@@ -24,6 +24,7 @@ print("inputs intact:", bool((dy == 1).all()))
 # CHECK: inputs intact: True
 
 for call in (lambda: m.grad(x), lambda: m.grad(x.astype(np.float64), dy),
+             lambda: m.grad(np.ones((2000000, 3), np.float32), np.ones((1, 3), np.float32)),
              lambda: m.grad(np.ones((4, 5), np.float32), dy),
              lambda: m["missing"](x)):
     try:
@@ -33,8 +34,14 @@ for call in (lambda: m.grad(x), lambda: m.grad(x.astype(np.float64), dy),
         print("error:", e)
 # CHECK: error: function 'grad' takes 2 arguments, got 1
 # CHECK: error: function 'grad' argument #0: expected tensor<?x3xf32>, got tensor<4x3xf64>
+# CHECK: error: function 'grad': rlx: run-time shape check failed in 'linalg.generic'
 # CHECK: error: function 'grad' argument #0: expected tensor<?x3xf32>, got tensor<4x5xf32> (dim 1)
 # CHECK: error: no public function 'missing' in the module (has: grad, both)
+
+# The module still works after a failed check.
+print("after failed check:", bool(np.allclose(m.grad(x, dy), dx)))
+# CHECK: after failed check: True
+
 
 # Results that alias an argument, a constant, or each other; 0-d and empty
 # tensors. Called repeatedly: every result is an owned buffer, freed once.

@@ -104,6 +104,24 @@ def RlxLoopOrder : Pass<"rlx-loop-order"> {
   let dependentDialects = ["::mlir::linalg::LinalgDialect"];
 }
 
+def RlxCheckShapes : Pass<"rlx-check-shapes"> {
+  let summary = "Check at run time that linalg operand shapes agree";
+  let description = [{
+    Inserts, before every linalg op that is not nested in another linalg
+    op, the runtime checks of upstream's RuntimeVerifiableOpInterface: every
+    dimension the op's indexing maps relate must have the same size in every
+    operand. Dynamic dimensions that the IR relates (x and dy of a backward
+    op, k and v of attention) are thus checked once per op instead of being
+    trusted: a mismatch fails a `cf.assert` instead of reading out of bounds.
+    The rlx runtime turns a failed check into an error of the call.
+  }];
+  let dependentDialects = [
+    "::mlir::affine::AffineDialect", "::mlir::arith::ArithDialect",
+    "::mlir::cf::ControlFlowDialect", "::mlir::index::IndexDialect",
+    "::mlir::scf::SCFDialect", "::mlir::tensor::TensorDialect"
+  ];
+}
+
 def RlxEmitCInterface : Pass<"rlx-emit-c-interface", "::mlir::ModuleOp"> {
   let summary = "Prepare public functions to be called from C";
   let description = [{

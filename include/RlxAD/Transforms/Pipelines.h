@@ -33,6 +33,12 @@ struct RlxPipelineOptions : public PassPipelineOptions<RlxPipelineOptions> {
       llvm::cl::desc("rlx-to-llvm: put a unit-stride loop innermost in every "
                      "linalg op before lowering to loops (rlx-loop-order)"),
       llvm::cl::init(true)};
+  PassOptions::Option<bool> checkShapes{
+      *this, "check-shapes",
+      llvm::cl::desc("rlx-to-llvm: check at run time that the shapes each "
+                     "linalg op relates agree (rlx-check-shapes; the runtime "
+                     "turns a failure into an error)"),
+      llvm::cl::init(false)};
   PassOptions::Option<bool> emitCInterface{
       *this, "emit-c-interface",
       llvm::cl::desc("rlx-to-llvm: add llvm.emit_c_interface to public "
