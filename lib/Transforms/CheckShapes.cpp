@@ -2,6 +2,7 @@
 #include "RlxAD/Transforms/Passes.h"
 
 #include "mlir/Dialect/Linalg/IR/Linalg.h"
+#include "mlir/Dialect/Tensor/IR/Tensor.h"
 #include "mlir/Interfaces/RuntimeVerifiableOpInterface.h"
 
 namespace mlir::rlx {
@@ -15,22 +16,24 @@ namespace {
 struct RlxCheckShapesPass
     : public rlx::impl::RlxCheckShapesBase<RlxCheckShapesPass> {
   void runOnOperation() override {
-    // Only linalg ops: their checks are O(1) per op. Per-element checks
-    // (tensor.extract inside generic bodies) would cost a branch per element;
-    // those reads are clamped by construction.
-    SmallVector<linalg::LinalgOp> ops;
-    getOperation()->walk([&](linalg::LinalgOp op) {
-      if (!op->getParentOfType<linalg::LinalgOp>())
+    // linalg ops (O(1) checks per op) and the slices of the scf loops
+    // (gather_backward, scan): one check per slice. Not the per-element
+    // tensor.extract inside generic bodies: those reads are clamped by
+    // construction and a branch per element would cost too much.
+    SmallVector<RuntimeVerifiableOpInterface> ops;
+    getOperation()->walk([&](RuntimeVerifiableOpInterface op) {
+      if (op->getParentOfType<linalg::LinalgOp>())
+        return;
+      if (isa<linalg::LinalgOp, tensor::ExtractSliceOp, tensor::InsertSliceOp>(
+              op.getOperation()))
         ops.push_back(op);
     });
     OpBuilder builder(&getContext());
-    for (linalg::LinalgOp op : ops) {
-      auto verifiable = dyn_cast<RuntimeVerifiableOpInterface>(op.getOperation());
-      if (!verifiable)
-        continue;
+    for (RuntimeVerifiableOpInterface verifiable : ops) {
+      Operation *op = verifiable.getOperation();
       builder.setInsertionPoint(op);
       verifiable.generateRuntimeVerification(
-          builder, op.getLoc(), [](Operation *op, StringRef msg) {
+          builder, op->getLoc(), [](Operation *op, StringRef msg) {
             std::string s;
             llvm::raw_string_ostream os(s);
             os << "rlx: run-time shape check failed in '" << op->getName()

@@ -110,7 +110,8 @@ def RlxCheckShapes : Pass<"rlx-check-shapes"> {
     Inserts, before every linalg op that is not nested in another linalg
     op, the runtime checks of upstream's RuntimeVerifiableOpInterface: every
     dimension the op's indexing maps relate must have the same size in every
-    operand. Dynamic dimensions that the IR relates (x and dy of a backward
+    operand. `tensor.extract_slice`/`insert_slice` outside linalg bodies (the
+    loops of gather_backward and scan) get their in-bounds checks too. Dynamic dimensions that the IR relates (x and dy of a backward
     op, k and v of attention) are thus checked once per op instead of being
     trusted: a mismatch fails a `cf.assert` instead of reading out of bounds.
     The rlx runtime turns a failed check into an error of the call.
