@@ -16,6 +16,7 @@
 //===----------------------------------------------------------------------===//
 #include "BuildUtils.h"
 #include "PatternGlue.h"
+#include "PoolUtils.h"
 
 #include "RlxAD/Dialect/Rlx/IR/RlxPoolOps.h"
 #include "mlir/Dialect/Arith/IR/Arith.h"
@@ -66,11 +67,8 @@ decomposeMaxPool2dBackward(RewriterBase &rewriter, MaxPool2dBackwardOp op,
     return failure();
   ArrayRef<int64_t> kernel = op.getKernelSize(), stride = op.getStride(),
                     padding = op.getPadding();
-  // The verifier guarantees these; re-check so a generic-form op that skipped
-  // verification cannot make us index past the arrays.
-  if (kernel.size() != 2 || stride.size() != 2 || padding.size() != 2 ||
-      kernel[0] < 1 || kernel[1] < 1 || stride[0] < 1 || stride[1] < 1)
-    return rewriter.notifyMatchFailure(op, "invalid pooling geometry");
+  if (failed(checkPoolGeometry(rewriter, op, kernel, stride, padding)))
+    return failure();
 
   Location loc = op.getLoc();
   MLIRContext *ctx = rewriter.getContext();

@@ -7,6 +7,7 @@
 //===----------------------------------------------------------------------===//
 #include "BuildUtils.h"
 #include "PatternGlue.h"
+#include "PoolUtils.h"
 
 #include "RlxAD/Dialect/Rlx/IR/RlxPoolOps.h"
 #include "RlxAD/Dialect/Rlx/IR/RlxShapes.h"
@@ -27,10 +28,8 @@ lowerMaxPool2d(RewriterBase &rewriter, MaxPool2dOp op,
     return failure();
   ArrayRef<int64_t> kernel = op.getKernelSize(), stride = op.getStride(),
                     padding = op.getPadding();
-  if (kernel.size() != 2 || stride.size() != 2 || padding.size() != 2 ||
-      kernel[0] < 1 || kernel[1] < 1 || stride[0] < 1 || stride[1] < 1 ||
-      padding[0] < 0 || padding[1] < 0)
-    return rewriter.notifyMatchFailure(op, "invalid pooling geometry");
+  if (failed(checkPoolGeometry(rewriter, op, kernel, stride, padding)))
+    return failure();
 
   Location loc = op.getLoc();
   Value x = op.getX();
