@@ -1,0 +1,168 @@
+//===- ActivationMath.cpp - scalar activation functions -------------------===//
+#include "Activation/ActivationMath.h"
+
+#include "Common/BuildUtils.h"
+#include "mlir/Dialect/Arith/IR/Arith.h"
+#include "mlir/Dialect/Math/IR/Math.h"
+
+#include <cmath>
+
+using namespace mlir;
+using namespace mlir::rlx;
+
+namespace {
+/// Terse scalar arithmetic on one type, so the formulas read like maths.
+struct Scalar {
+  OpBuilder &b;
+  Location loc;
+  Type t;
+  Value c(double v) const { return floatConst(b, loc, t, v); }
+  Value add(Value x, Value y) const { return arith::AddFOp::create(b, loc, x, y); }
+  Value sub(Value x, Value y) const { return arith::SubFOp::create(b, loc, x, y); }
+  Value mul(Value x, Value y) const { return arith::MulFOp::create(b, loc, x, y); }
+  Value div(Value x, Value y) const { return arith::DivFOp::create(b, loc, x, y); }
+  Value neg(Value x) const { return arith::NegFOp::create(b, loc, x); }
+  Value gt0(Value x) const {
+    return arith::CmpFOp::create(b, loc, arith::CmpFPredicate::OGT, x, c(0));
+  }
+  Value select(Value cond, Value x, Value y) const {
+    return arith::SelectOp::create(b, loc, cond, x, y);
+  }
+};
+
+constexpr double kSqrt2OverPi = 0.79788456080286535588; // sqrt(2/pi)
+constexpr double kGeluTanhCoeff = 0.044715;
+
+/// tanh(sqrt(2/pi) * (x + 0.044715 x^3)), the inner term of gelu_tanh.
+Value geluTanhInner(const Scalar &s, Value x) {
+  Value x3 = s.mul(s.mul(x, x), x);
+  Value u = s.mul(s.c(kSqrt2OverPi), s.add(x, s.mul(s.c(kGeluTanhCoeff), x3)));
+  return math::TanhOp::create(s.b, s.loc, u);
+}
+
+/// Phi(x) = (1 + erf(x / sqrt(2))) / 2, the standard normal CDF.
+Value normalCdf(const Scalar &s, Value x) {
+  Value e = math::ErfOp::create(s.b, s.loc, s.mul(x, s.c(M_SQRT1_2)));
+  return s.mul(s.c(0.5), s.add(s.c(1), e));
+}
+} // namespace
+
+Value mlir::rlx::buildSigmoid(OpBuilder &b, Location loc, Value x) {
+  Scalar s{b, loc, x.getType()};
+  return s.div(s.c(1), s.add(s.c(1), math::ExpOp::create(b, loc, s.neg(x))));
+}
+
+Value mlir::rlx::buildActivation(OpBuilder &b, Location loc,
+                                 ActivationKind kind, Value x) {
+  Scalar s{b, loc, x.getType()};
+  switch (kind) {
+  case ActivationKind::gelu:
+    return s.mul(x, normalCdf(s, x));
+  case ActivationKind::gelu_tanh:
+    return s.mul(s.mul(s.c(0.5), x), s.add(s.c(1), geluTanhInner(s, x)));
+  case ActivationKind::silu:
+    return s.mul(x, buildSigmoid(b, loc, x));
+  case ActivationKind::sigmoid:
+    return buildSigmoid(b, loc, x);
+  case ActivationKind::tanh:
+    return math::TanhOp::create(b, loc, x);
+  case ActivationKind::exp:
+    return math::ExpOp::create(b, loc, x);
+  case ActivationKind::log:
+    return math::LogOp::create(b, loc, x);
+  case ActivationKind::sqrt:
+    return math::SqrtOp::create(b, loc, x);
+  case ActivationKind::rsqrt:
+    return math::RsqrtOp::create(b, loc, x);
+  case ActivationKind::neg:
+    return s.neg(x);
+  case ActivationKind::abs:
+    return math::AbsFOp::create(b, loc, x);
+  case ActivationKind::sin:
+    return math::SinOp::create(b, loc, x);
+  case ActivationKind::cos:
+    return math::CosOp::create(b, loc, x);
+  case ActivationKind::tan:
+    return math::TanOp::create(b, loc, x);
+  case ActivationKind::atan:
+    return math::AtanOp::create(b, loc, x);
+  case ActivationKind::relu:
+    // NaN propagates, like torch.relu.
+    return s.select(s.gt0(x), x,
+                    s.select(arith::CmpFOp::create(b, loc,
+                                                   arith::CmpFPredicate::UNO,
+                                                   x, x),
+                             x, s.c(0)));
+  }
+  llvm_unreachable("ActivationKind is verified by the attribute parser");
+}
+
+Value mlir::rlx::buildActivationDerivative(OpBuilder &b, Location loc,
+                                           ActivationKind kind, Value x) {
+  Scalar s{b, loc, x.getType()};
+  switch (kind) {
+  case ActivationKind::gelu: {
+    // Phi(x) + x * phi(x), phi(x) = exp(-x^2/2) / sqrt(2 pi).
+    Value pdf = s.mul(s.c(0.5 * M_2_SQRTPI * M_SQRT1_2),
+                      math::ExpOp::create(b, loc,
+                                          s.mul(s.c(-0.5), s.mul(x, x))));
+    return s.add(normalCdf(s, x), s.mul(x, pdf));
+  }
+  case ActivationKind::gelu_tanh: {
+    // 0.5 (1 + t) + 0.5 x (1 - t^2) sqrt(2/pi) (1 + 3 * 0.044715 x^2).
+    Value t = geluTanhInner(s, x);
+    Value du = s.mul(s.c(kSqrt2OverPi),
+                     s.add(s.c(1), s.mul(s.c(3 * kGeluTanhCoeff), s.mul(x, x))));
+    Value left = s.mul(s.c(0.5), s.add(s.c(1), t));
+    Value right = s.mul(s.mul(s.c(0.5), x), s.mul(s.sub(s.c(1), s.mul(t, t)), du));
+    return s.add(left, right);
+  }
+  case ActivationKind::silu: {
+    // sigma (1 + x (1 - sigma)).
+    Value sg = buildSigmoid(b, loc, x);
+    return s.mul(sg, s.add(s.c(1), s.mul(x, s.sub(s.c(1), sg))));
+  }
+  case ActivationKind::sigmoid: {
+    Value sg = buildSigmoid(b, loc, x);
+    return s.mul(sg, s.sub(s.c(1), sg));
+  }
+  case ActivationKind::tanh: {
+    Value t = math::TanhOp::create(b, loc, x);
+    return s.sub(s.c(1), s.mul(t, t));
+  }
+  case ActivationKind::exp:
+    return math::ExpOp::create(b, loc, x);
+  case ActivationKind::log:
+    return s.div(s.c(1), x);
+  case ActivationKind::sqrt:
+    // 1 / (2 sqrt(x)) where x > 0, else 0.
+    return s.select(s.gt0(x),
+                    s.div(s.c(0.5), math::SqrtOp::create(b, loc, x)), s.c(0));
+  case ActivationKind::rsqrt: {
+    // -1/2 x^(-3/2) = -0.5 rsqrt(x) / x where x > 0, else 0.
+    Value r = math::RsqrtOp::create(b, loc, x);
+    return s.select(s.gt0(x), s.div(s.mul(s.c(-0.5), r), x), s.c(0));
+  }
+  case ActivationKind::neg:
+    return s.c(-1);
+  case ActivationKind::abs: {
+    // sign(x), 0 at 0.
+    Value lt0 = arith::CmpFOp::create(b, loc, arith::CmpFPredicate::OLT, x,
+                                      s.c(0));
+    return s.select(s.gt0(x), s.c(1), s.select(lt0, s.c(-1), s.c(0)));
+  }
+  case ActivationKind::sin:
+    return math::CosOp::create(b, loc, x);
+  case ActivationKind::cos:
+    return s.neg(math::SinOp::create(b, loc, x));
+  case ActivationKind::tan: {
+    Value t = math::TanOp::create(b, loc, x);
+    return s.add(s.c(1), s.mul(t, t));
+  }
+  case ActivationKind::atan:
+    return s.div(s.c(1), s.add(s.c(1), s.mul(x, x)));
+  case ActivationKind::relu:
+    return s.select(s.gt0(x), s.c(1), s.c(0));
+  }
+  llvm_unreachable("ActivationKind is verified by the attribute parser");
+}

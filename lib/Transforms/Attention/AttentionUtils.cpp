@@ -1,0 +1,272 @@
+//===- AttentionUtils.cpp - shared code of the attention rewrites --------===//
+#include "Attention/AttentionUtils.h"
+
+#include "Common/BuildUtils.h"
+
+#include "mlir/Dialect/Arith/IR/Arith.h"
+#include "mlir/Dialect/Arith/Utils/Utils.h"
+#include "mlir/Dialect/Linalg/IR/Linalg.h"
+#include "mlir/Dialect/Math/IR/Math.h"
+#include "mlir/Dialect/Tensor/IR/Tensor.h"
+
+#include <cmath>
+#include <limits>
+
+using namespace mlir;
+using namespace mlir::rlx;
+
+/// The value a removed score is replaced by.
+static constexpr double kMaskedScore = -1e9;
+
+template <typename OpTy>
+static FailureOr<AttentionSpec> getSpec(RewriterBase &rewriter, OpTy op) {
+  if (failed(checkF32OrF64(rewriter, op)))
+    return failure();
+  AttentionSpec spec;
+  spec.numHeads = op.getNumHeadsAttr().getInt();
+  spec.headDim = op.getHeadDimAttr().getInt();
+  spec.maskKind = op.getMaskKind();
+  if (IntegerAttr window = op.getWindowAttr())
+    spec.window = window.getInt();
+  spec.scale = op.getScaleAttr()
+                   ? op.getScaleAttr().getValueAsDouble()
+                   : 1.0 / std::sqrt(static_cast<double>(spec.headDim));
+  if (FloatAttr softcap = op.getSoftcapAttr())
+    spec.softcap = softcap.getValueAsDouble();
+  spec.seqMajor = cast<ShapedType>(op.getQ().getType()).getRank() == 3;
+  return spec;
+}
+
+FailureOr<AttentionSpec> mlir::rlx::getAttentionSpec(RewriterBase &rewriter,
+                                                     AttentionOp op) {
+  return getSpec(rewriter, op);
+}
+
+FailureOr<AttentionSpec> mlir::rlx::getAttentionSpec(RewriterBase &rewriter,
+                                                     AttentionBackwardOp op) {
+  return getSpec(rewriter, op);
+}
+
+Value mlir::rlx::attentionView(OpBuilder &b, Location loc,
+                               const AttentionSpec &spec, Value x) {
+  if (!spec.seqMajor)
+    return x;
+  auto type = cast<RankedTensorType>(x.getType());
+  int64_t width = spec.numHeads * spec.headDim;
+  // A dynamic H*D dim is width by the verifier's contract; make it static so
+  // the expansion into (H, D) is fully static.
+  if (type.isDynamicDim(2)) {
+    type = RankedTensorType::get(
+        {type.getDimSize(0), type.getDimSize(1), width}, type.getElementType());
+    x = tensor::CastOp::create(b, loc, type, x);
+  }
+  auto viewType = RankedTensorType::get(
+      {type.getDimSize(0), type.getDimSize(1), spec.numHeads, spec.headDim},
+      type.getElementType());
+  SmallVector<OpFoldResult> shape = {
+      tensor::getMixedSize(b, loc, x, 0), tensor::getMixedSize(b, loc, x, 1),
+      b.getIndexAttr(spec.numHeads), b.getIndexAttr(spec.headDim)};
+  return tensor::ExpandShapeOp::create(
+      b, loc, viewType, x, ArrayRef<ReassociationIndices>{{0}, {1}, {2, 3}},
+      shape);
+}
+
+Value mlir::rlx::attentionUnview(OpBuilder &b, Location loc,
+                                 const AttentionSpec &spec, Value view) {
+  if (!spec.seqMajor)
+    return view;
+  return tensor::CollapseShapeOp::create(
+      b, loc, view, ArrayRef<ReassociationIndices>{{0}, {1}, {2, 3}});
+}
+
+AffineMap mlir::rlx::attentionSeqMap(MLIRContext *ctx,
+                                     const AttentionSpec &spec,
+                                     AttentionDim seq) {
+  auto d = [&](unsigned i) { return getAffineDimExpr(i, ctx); };
+  SmallVector<AffineExpr> exprs =
+      spec.seqMajor
+          ? SmallVector<AffineExpr>{d(kDimB), d(seq), d(kDimH), d(kDimD)}
+          : SmallVector<AffineExpr>{d(kDimB), d(kDimH), d(seq), d(kDimD)};
+  return AffineMap::get(5, 0, exprs, ctx);
+}
+
+AffineMap mlir::rlx::attentionScoreMap(MLIRContext *ctx) {
+  return dropDimsMap(ctx, 5, {kDimD});
+}
+
+Value mlir::rlx::buildAttentionContraction(OpBuilder &b, Location loc,
+                                           Value lhs, AffineMap lhsMap,
+                                           Value rhs, AffineMap rhsMap,
+                                           Value init, AffineMap outMap) {
+  ArrayAttr maps = b.getAffineMapArrayAttr({lhsMap, rhsMap, outMap});
+  return linalg::ContractOp::create(b, loc, TypeRange{init.getType()},
+                                    ValueRange{lhs, rhs}, ValueRange{init},
+                                    maps)
+      .getResult(0);
+}
+
+AffineMap mlir::rlx::attentionMaskMap(MLIRContext *ctx,
+                                      const AttentionSpec &spec, Value mask) {
+  auto type = cast<ShapedType>(mask.getType());
+  auto d = [&](unsigned i) { return getAffineDimExpr(i, ctx); };
+  if (type.getRank() == 2) {
+    // custom [B, Sk]; bias [Sq, Sk].
+    if (spec.maskKind == MaskKind::custom)
+      return AffineMap::get(4, 0, {d(0), d(3)}, ctx);
+    return AffineMap::get(4, 0, {d(2), d(3)}, ctx);
+  }
+  SmallVector<AffineExpr> exprs;
+  for (unsigned i = 0; i < 4; ++i)
+    exprs.push_back(spec.maskKind == MaskKind::bias && type.getDimSize(i) == 1
+                        ? getAffineConstantExpr(0, ctx)
+                        : d(i));
+  return AffineMap::get(4, 0, exprs, ctx);
+}
+
+Value mlir::rlx::buildAttentionKeep(OpBuilder &b, Location loc,
+                                    const AttentionSpec &spec, Value offset,
+                                    Value maskValue) {
+  if (spec.maskKind == MaskKind::custom) // mask >= 0.5
+    return arith::CmpFOp::create(b, loc, arith::CmpFPredicate::OGE, maskValue,
+                                 floatConst(b, loc, maskValue.getType(), 0.5));
+  // causal: j <= i + off; sliding_window also i + off - window <= j.
+  Value i = linalg::IndexOp::create(b, loc, 2);
+  Value j = linalg::IndexOp::create(b, loc, 3);
+  Value diagonal = arith::AddIOp::create(b, loc, i, offset);
+  Value keep =
+      arith::CmpIOp::create(b, loc, arith::CmpIPredicate::sle, j, diagonal);
+  if (spec.maskKind == MaskKind::sliding_window) {
+    Value lowest = arith::SubIOp::create(b, loc, diagonal,
+                                         indexConst(b, loc, spec.window));
+    Value inWindow =
+        arith::CmpIOp::create(b, loc, arith::CmpIPredicate::sge, j, lowest);
+    keep = arith::AndIOp::create(b, loc, keep, inWindow);
+  }
+  return keep;
+}
+
+/// Z = mask(softcap(scale * S)): one elementwise generic over (b, h, i, j)
+/// reading the mask operand, if any, through its (broadcasting) map.
+static Value buildMaskedScores(OpBuilder &b, Location loc,
+                               const AttentionSpec &spec, Value scores,
+                               Value offset, Value mask) {
+  MLIRContext *ctx = b.getContext();
+  Type elementType = cast<ShapedType>(scores.getType()).getElementType();
+  SmallVector<Value> inputs = {scores};
+  SmallVector<AffineMap> maps = {b.getMultiDimIdentityMap(4)};
+  if (mask) {
+    inputs.push_back(mask);
+    maps.push_back(attentionMaskMap(ctx, spec, mask));
+  }
+  maps.push_back(b.getMultiDimIdentityMap(4));
+  Value init = emptyLike(b, loc, scores);
+  return linalg::GenericOp::create(
+             b, loc, init.getType(), inputs, ValueRange{init}, maps,
+             iteratorTypes(4),
+             [&](OpBuilder &nb, Location nloc, ValueRange args) {
+               Value z = arith::MulFOp::create(
+                   nb, nloc, args[0],
+                   floatConst(nb, nloc, elementType, spec.scale));
+               if (spec.softcap) { // c * tanh(z / c)
+                 Value c = floatConst(nb, nloc, elementType, *spec.softcap);
+                 Value t = math::TanhOp::create(
+                     nb, nloc, arith::DivFOp::create(nb, nloc, z, c));
+                 z = arith::MulFOp::create(nb, nloc, c, t);
+               }
+               if (spec.maskKind == MaskKind::bias) {
+                 z = arith::AddFOp::create(nb, nloc, z, args[1]);
+               } else if (spec.hasReplacingMask()) {
+                 Value keep = buildAttentionKeep(nb, nloc, spec, offset,
+                                                 mask ? args[1] : Value());
+                 z = arith::SelectOp::create(
+                     nb, nloc, keep, z,
+                     floatConst(nb, nloc, elementType, kMaskedScore));
+               }
+               linalg::YieldOp::create(nb, nloc, z);
+             })
+      .getResult(0);
+}
+
+/// A reduction over j of the scores: (b, h, i, j) -> (b, h, i).
+static Value buildRowReduction(
+    OpBuilder &b, Location loc, ValueRange inputs,
+    ArrayRef<AffineMap> inputMaps, Value init,
+    function_ref<Value(OpBuilder &, Location, ValueRange, Value)> combine) {
+  SmallVector<AffineMap> maps(inputMaps);
+  maps.push_back(dropDimsMap(b.getContext(), 4, {3}));
+  return linalg::GenericOp::create(
+             b, loc, init.getType(), inputs, ValueRange{init}, maps,
+             iteratorTypes(4, {3}),
+             [&](OpBuilder &nb, Location nloc, ValueRange args) {
+               linalg::YieldOp::create(
+                   nb, nloc, combine(nb, nloc, args.drop_back(), args.back()));
+             })
+      .getResult(0);
+}
+
+AttentionProbs mlir::rlx::buildAttentionProbs(OpBuilder &b, Location loc,
+                                              const AttentionSpec &spec,
+                                              Value qView, Value kView,
+                                              Value mask) {
+  MLIRContext *ctx = b.getContext();
+  Type elementType = cast<ShapedType>(qView.getType()).getElementType();
+  unsigned seqDim = spec.seqMajor ? 1 : 2;
+
+  // Sizes: B and Sq from q, Sk from k; H static.
+  OpFoldResult batch = tensor::getMixedSize(b, loc, qView, 0);
+  OpFoldResult sq = tensor::getMixedSize(b, loc, qView, seqDim);
+  OpFoldResult sk = tensor::getMixedSize(b, loc, kView, seqDim);
+  Value offset =
+      arith::SubIOp::create(b, loc, getValueOrCreateConstantIndexOp(b, loc, sk),
+                            getValueOrCreateConstantIndexOp(b, loc, sq));
+
+  // S[b,h,i,j] = sum_d q[b,h,i,d] * k[b,h,j,d].
+  Value scoresInit = filled(
+      b, loc,
+      tensor::EmptyOp::create(b, loc,
+                              SmallVector<OpFoldResult>{
+                                  batch, b.getIndexAttr(spec.numHeads), sq, sk},
+                              elementType),
+      0.0);
+  Value scores = buildAttentionContraction(
+      b, loc, qView, attentionSeqMap(ctx, spec, kDimI), kView,
+      attentionSeqMap(ctx, spec, kDimJ), scoresInit, attentionScoreMap(ctx));
+
+  // Z = mask(softcap(scale * S)).
+  Value z = buildMaskedScores(b, loc, spec, scores, offset, mask);
+
+  // m[b,h,i] = max_j Z; l[b,h,i] = sum_j exp(Z - m); P = exp(Z - m) / l.
+  AffineMap identity = b.getMultiDimIdentityMap(4);
+  AffineMap row = dropDimsMap(ctx, 4, {3});
+  Value rowInit = tensor::EmptyOp::create(
+      b, loc,
+      SmallVector<OpFoldResult>{batch, b.getIndexAttr(spec.numHeads), sq},
+      elementType);
+  Value max = buildRowReduction(
+      b, loc, {z}, {identity},
+      filled(b, loc, rowInit, -std::numeric_limits<double>::infinity()),
+      [](OpBuilder &nb, Location nloc, ValueRange in, Value acc) -> Value {
+        return arith::MaximumFOp::create(nb, nloc, in[0], acc);
+      });
+  Value sum = buildRowReduction(
+      b, loc, {z, max}, {identity, row}, filled(b, loc, rowInit, 0.0),
+      [](OpBuilder &nb, Location nloc, ValueRange in, Value acc) -> Value {
+        Value e = math::ExpOp::create(
+            nb, nloc, arith::SubFOp::create(nb, nloc, in[0], in[1]));
+        return arith::AddFOp::create(nb, nloc, acc, e);
+      });
+  Value probsInit = emptyLike(b, loc, z);
+  Value probs =
+      linalg::GenericOp::create(
+          b, loc, probsInit.getType(), ValueRange{z, max, sum},
+          ValueRange{probsInit}, {identity, row, row, identity},
+          iteratorTypes(4),
+          [](OpBuilder &nb, Location nloc, ValueRange args) {
+            Value e = math::ExpOp::create(
+                nb, nloc, arith::SubFOp::create(nb, nloc, args[0], args[1]));
+            Value p = arith::DivFOp::create(nb, nloc, e, args[2]);
+            linalg::YieldOp::create(nb, nloc, p);
+          })
+          .getResult(0);
+  return {scores, probs, offset};
+}

@@ -1,0 +1,44 @@
+//===- LowerAttention.cpp - Attention forward ops to linalg --------------===//
+//
+// rlx.attention, per batch b and head h (AttentionUtils.h builds P):
+//
+//   S   = q k^T                      linalg.contract over (b,h,i,j,d)
+//   Z   = mask(softcap(scale * S))   elementwise generic, mask from indices
+//   P   = softmax_j(Z)               max and sum reductions, one generic
+//   out = P v                        linalg.contract into q's layout
+//
+//===----------------------------------------------------------------------===//
+#include "Attention/AttentionUtils.h"
+#include "Common/BuildUtils.h"
+#include "Common/PatternGlue.h"
+
+#include "RlxAD/Dialect/Rlx/IR/RlxAttentionOps.h"
+
+using namespace mlir;
+using namespace mlir::rlx;
+
+/// out[b,h,i,d] = sum_j P[b,h,i,j] * v[b,h,j,d], written in q's layout.
+static FailureOr<SmallVector<Value>> lowerAttention(RewriterBase &rewriter,
+                                                    AttentionOp op,
+                                                    const LoweringOptions &) {
+  FailureOr<AttentionSpec> spec = getAttentionSpec(rewriter, op);
+  if (failed(spec))
+    return failure();
+  Location loc = op.getLoc();
+  MLIRContext *ctx = rewriter.getContext();
+  Value q = attentionView(rewriter, loc, *spec, op.getQ());
+  Value k = attentionView(rewriter, loc, *spec, op.getK());
+  Value v = attentionView(rewriter, loc, *spec, op.getV());
+  AttentionProbs probs =
+      buildAttentionProbs(rewriter, loc, *spec, q, k, op.getMask());
+  Value out = buildAttentionContraction(
+      rewriter, loc, probs.probs, attentionScoreMap(ctx), v,
+      attentionSeqMap(ctx, *spec, kDimJ), filledLike(rewriter, loc, q, 0.0),
+      attentionSeqMap(ctx, *spec, kDimI));
+  return SmallVector<Value>{attentionUnview(rewriter, loc, *spec, out)};
+}
+
+void mlir::rlx::populateAttentionLoweringPatterns(
+    RewritePatternSet &patterns, const LoweringOptions &options) {
+  addLoweringPatterns<Lowering<AttentionOp, lowerAttention>>(patterns, options);
+}

@@ -1,0 +1,89 @@
+//===- RewriteDriver.cpp - shared driver of the rlx rewrite passes --------===//
+#include "Common/RewriteDriver.h"
+
+#include "RlxAD/Dialect/Rlx/IR/RlxDialect.h"
+#include "mlir/IR/Diagnostics.h"
+#include "mlir/Transforms/GreedyPatternRewriteDriver.h"
+#include "llvm/ADT/StringSet.h"
+
+using namespace mlir;
+using namespace mlir::rlx;
+
+bool mlir::rlx::isRlxBackwardOp(Operation *op) {
+  return isa<RlxDialect>(op->getDialect()) &&
+         op->getName().stripDialect().contains("_backward");
+}
+
+bool mlir::rlx::isRlxForwardOp(Operation *op) {
+  return isa<RlxDialect>(op->getDialect()) && !isRlxBackwardOp(op) &&
+         op->getName().stripDialect() != "yield";
+}
+
+FailureOr<OpPredicate> mlir::rlx::buildOpFilter(Operation *root,
+                                                ArrayRef<std::string> names,
+                                                bool (*kind)(Operation *),
+                                                StringRef kindName) {
+  if (names.empty())
+    return OpPredicate(kind);
+  MLIRContext *ctx = root->getContext();
+  auto selected = std::make_shared<llvm::StringSet<>>();
+  for (StringRef name : names) {
+    std::string full = name.starts_with("rlx.") ? name.str() : "rlx." + name.str();
+    std::optional<RegisteredOperationName> info =
+        RegisteredOperationName::lookup(full, ctx);
+    bool backward = StringRef(full).contains("_backward");
+    bool ofKind = info && full != "rlx.yield" &&
+                  backward == (kind == &isRlxBackwardOp);
+    if (!ofKind)
+      return root->emitError() << "ops= names '" << name
+                               << "', which is not an rlx " << kindName
+                               << " op";
+    selected->insert(full);
+  }
+  return OpPredicate([selected, kind](Operation *op) {
+    return kind(op) && selected->contains(op->getName().getStringRef());
+  });
+}
+
+namespace {
+/// Remembers the last match-failure reason reported at each location.
+struct FailureReasons : public RewriterBase::Listener {
+  void notifyMatchFailure(
+      Location loc, function_ref<void(Diagnostic &)> reasonCallback) override {
+    Diagnostic diag(loc, DiagnosticSeverity::Remark);
+    reasonCallback(diag);
+    reasons[loc.getAsOpaquePointer()] = diag.str();
+  }
+  DenseMap<const void *, std::string> reasons;
+};
+} // namespace
+
+LogicalResult mlir::rlx::applyAndReport(Operation *root,
+                                        const FrozenRewritePatternSet &patterns,
+                                        const OpPredicate &isTarget,
+                                        bool allowPartial, StringRef action) {
+  FailureReasons reasons;
+  GreedyRewriteConfig config;
+  config.setListener(&reasons);
+  // A non-converged rewrite is still reported op by op below.
+  (void)applyPatternsGreedily(root, patterns, config);
+
+  bool failedAny = false;
+  root->walk([&](Operation *op) {
+    if (!isTarget(op))
+      return;
+    auto it = reasons.reasons.find(op->getLoc().getAsOpaquePointer());
+    std::string why = it != reasons.reasons.end()
+                          ? it->second
+                          : std::string("no pattern applies");
+    if (allowPartial) {
+      op->emitWarning() << "could not " << action << " '" << op->getName()
+                        << "': " << why;
+      return;
+    }
+    op->emitError() << "could not " << action << " '" << op->getName()
+                    << "': " << why;
+    failedAny = true;
+  });
+  return failure(failedAny);
+}

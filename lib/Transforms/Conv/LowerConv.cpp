@@ -1,0 +1,40 @@
+//===- LowerConv.cpp - Conv forward ops to linalg --------------===//
+//
+// rlx.conv2d = tensor.pad (when padding) + one linalg convolution:
+//
+//   xp = pad(x, p)                         [N, Ci, H + 2pH, W + 2pW]
+//   y  = conv_2d_nchw_fchw(xp, w)          groups == 1
+//   y  = collapse(conv_2d_ngchw_gfchw(expand(xp), expand(w)))   groups > 1
+//
+//===----------------------------------------------------------------------===//
+#include "Common/BuildUtils.h"
+#include "Conv/ConvUtils.h"
+#include "Common/PatternGlue.h"
+
+#include "RlxAD/Dialect/Rlx/IR/RlxConvOps.h"
+
+using namespace mlir;
+using namespace mlir::rlx;
+
+/// y[n, co, i, j] = sum_{c, a, b} w[co, c, a, b]
+///                  * xp[n, g(co)*Ci/G + c, i*s + a*d, j*s + b*d].
+static FailureOr<SmallVector<Value>>
+lowerConv2d(RewriterBase &rewriter, Conv2dOp op, const LoweringOptions &) {
+  if (failed(checkF32OrF64(rewriter, op)) ||
+      failed(requireStaticConvDims(rewriter, op, op.getX(), "x",
+                                   /*includeBatch=*/false)) ||
+      failed(requireStaticConvDims(rewriter, op, op.getW(), "w",
+                                   /*includeBatch=*/true)))
+    return failure();
+  Location loc = op.getLoc();
+  Value xp =
+      padSpatial(rewriter, loc, op.getX(), op.getPadding(), op.getPadding());
+  Value y = buildGroupedConv2d(rewriter, loc, xp, op.getW(), op.getGroups(),
+                               op.getStride(), op.getDilation());
+  return SmallVector<Value>{y};
+}
+
+void mlir::rlx::populateConvLoweringPatterns(RewritePatternSet &patterns,
+                                             const LoweringOptions &options) {
+  addLoweringPatterns<Lowering<Conv2dOp, lowerConv2d>>(patterns, options);
+}

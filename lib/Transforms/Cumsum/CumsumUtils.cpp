@@ -1,0 +1,176 @@
+//===- CumsumUtils.cpp - prefix sums shared by cumsum and its gradient ----===//
+#include "Cumsum/CumsumUtils.h"
+
+#include "Common/BuildUtils.h"
+
+#include "RlxAD/Dialect/Rlx/IR/RlxShapes.h"
+
+#include "mlir/Dialect/Arith/IR/Arith.h"
+#include "mlir/Dialect/Arith/Utils/Utils.h"
+#include "mlir/Dialect/Linalg/IR/Linalg.h"
+#include "mlir/Dialect/SCF/IR/SCF.h"
+#include "mlir/Dialect/Tensor/IR/Tensor.h"
+
+using namespace mlir;
+using namespace mlir::rlx;
+
+/// The L x L matrix T[j, i] = 1 if (j pred i) else 0, where pred is <=, <,
+/// >= or > for the forward/reverse, inclusive/exclusive sums, so that
+/// y[m, i] = sum_j x[m, j] * T[j, i]. One generic on linalg.index.
+static Value buildTriangularOnes(OpBuilder &b, Location loc, Type elementType,
+                                 int64_t length, bool exclusive,
+                                 bool reverse) {
+  arith::CmpIPredicate pred =
+      reverse ? (exclusive ? arith::CmpIPredicate::ugt
+                           : arith::CmpIPredicate::uge)
+              : (exclusive ? arith::CmpIPredicate::ult
+                           : arith::CmpIPredicate::ule);
+  auto type = RankedTensorType::get({length, length}, elementType);
+  Value init = emptyOf(b, loc, type, {});
+  auto generic = linalg::GenericOp::create(
+      b, loc, type, ValueRange{}, ValueRange{init},
+      ArrayRef<AffineMap>{b.getMultiDimIdentityMap(2)}, iteratorTypes(2),
+      [&](OpBuilder &nb, Location nloc, ValueRange) {
+        Value j = linalg::IndexOp::create(nb, nloc, 0);
+        Value i = linalg::IndexOp::create(nb, nloc, 1);
+        Value keep = arith::CmpIOp::create(nb, nloc, pred, j, i);
+        Value v = arith::SelectOp::create(
+            nb, nloc, keep, floatConst(nb, nloc, elementType, 1),
+            floatConst(nb, nloc, elementType, 0));
+        linalg::YieldOp::create(nb, nloc, v);
+      });
+  return generic.getResult(0);
+}
+
+/// `x` with dimension `from` moved to position `to` (a linalg.transpose), or
+/// `x` itself when from == to.
+static Value moveDim(OpBuilder &b, Location loc, Value x, int64_t from,
+                     int64_t to) {
+  if (from == to)
+    return x;
+  int64_t rank = cast<RankedTensorType>(x.getType()).getRank();
+  SmallVector<int64_t> perm;
+  for (int64_t d = 0; d < rank; ++d)
+    if (d != from)
+      perm.push_back(d);
+  perm.insert(perm.begin() + to, from);
+  SmallVector<OpFoldResult> sizes = mixedSizes(b, loc, x), permuted;
+  for (int64_t d : perm)
+    permuted.push_back(sizes[d]);
+  Value init = tensor::EmptyOp::create(
+      b, loc, permuted, cast<RankedTensorType>(x.getType()).getElementType());
+  return linalg::TransposeOp::create(b, loc, x, init, perm)->getResult(0);
+}
+
+/// y = reshape(x as [M, L]) * T, M the product of the leading dims.
+static Value buildMatrixCumsum(OpBuilder &b, Location loc, Value x,
+                               int64_t axis, bool exclusive, bool reverse) {
+  auto type = cast<RankedTensorType>(x.getType());
+  int64_t rank = type.getRank(), length = type.getDimSize(axis);
+  Value last = moveDim(b, loc, x, axis, rank - 1);
+  auto lastType = cast<RankedTensorType>(last.getType());
+
+  // [..., L] -> [M, L] (rank 1: [1, L]).
+  SmallVector<ReassociationIndices> to2d = {{}, {rank - 1}};
+  for (int64_t d = 0; d < rank - 1; ++d)
+    to2d[0].push_back(d);
+  Value x2 = last;
+  if (rank == 1) {
+    auto t = RankedTensorType::get({1, length}, type.getElementType());
+    x2 = tensor::ExpandShapeOp::create(b, loc, t, last,
+                                       {ReassociationIndices{0, 1}});
+  } else if (rank > 2) {
+    x2 = tensor::CollapseShapeOp::create(b, loc, last, to2d);
+  }
+
+  Value ones = buildTriangularOnes(b, loc, type.getElementType(), length,
+                                   exclusive, reverse);
+  Value acc = filled(b, loc, emptyLike(b, loc, x2), 0.0);
+  Value y2 =
+      linalg::MatmulOp::create(b, loc, ValueRange{x2, ones}, ValueRange{acc})
+          .getResult(0);
+
+  // [M, L] -> [..., L], then the axis back in place.
+  Value y = y2;
+  if (rank == 1) {
+    y = tensor::CollapseShapeOp::create(b, loc, y2,
+                                        {ReassociationIndices{0, 1}});
+  } else if (rank > 2) {
+    y = tensor::ExpandShapeOp::create(b, loc, lastType, y2, to2d,
+                                      mixedSizes(b, loc, last));
+  }
+  return moveDim(b, loc, y, rank - 1, axis);
+}
+
+/// The O(L) scan: for k in [0, L), i = k (forward) or L-1-k (reverse):
+///   inclusive: acc += x[.., i, ..]; y[.., i, ..] = acc
+///   exclusive: y[.., i, ..] = acc; acc += x[.., i, ..]
+/// acc is one slice along the axis, updated in place.
+static Value buildScanCumsum(OpBuilder &b, Location loc, Value x, int64_t axis,
+                             bool exclusive, bool reverse) {
+  auto type = cast<RankedTensorType>(x.getType());
+  int64_t rank = type.getRank();
+  SmallVector<OpFoldResult> sizes = mixedSizes(b, loc, x);
+  Value length = getValueOrCreateConstantIndexOp(b, loc, sizes[axis]);
+
+  SmallVector<OpFoldResult> sliceSizes(sizes), accSizes(sizes);
+  sliceSizes[axis] = b.getIndexAttr(1);
+  accSizes.erase(accSizes.begin() + axis);
+  SmallVector<int64_t> sliceShape(type.getShape());
+  sliceShape.erase(sliceShape.begin() + axis);
+  auto sliceType = RankedTensorType::get(sliceShape, type.getElementType());
+  SmallVector<OpFoldResult> strides(rank, b.getIndexAttr(1));
+
+  Value out = emptyLike(b, loc, x);
+  Value acc = filled(
+      b, loc, tensor::EmptyOp::create(b, loc, accSizes, type.getElementType()),
+      0.0);
+  Value zero = indexConst(b, loc, 0), one = indexConst(b, loc, 1);
+  auto loop = scf::ForOp::create(
+      b, loc, zero, length, one, ValueRange{out, acc},
+      [&](OpBuilder &lb, Location lloc, Value k, ValueRange iter) {
+        Value i = k;
+        if (reverse)
+          i = arith::SubIOp::create(
+              lb, lloc, arith::SubIOp::create(lb, lloc, length, one), k);
+        SmallVector<OpFoldResult> offsets(rank, lb.getIndexAttr(0));
+        offsets[axis] = i;
+        Value slice = tensor::ExtractSliceOp::create(
+            lb, lloc, sliceType, x, offsets, sliceSizes, strides);
+        auto write = [&](Value value, Value into) -> Value {
+          return tensor::InsertSliceOp::create(lb, lloc, value, into, offsets,
+                                               sliceSizes, strides);
+        };
+        // Exclusive writes the running sum before adding the slice, so the
+        // in-place update of acc comes after its last read.
+        Value newAcc, newOut;
+        if (exclusive) {
+          newOut = write(iter[1], iter[0]);
+          newAcc = addInto(lb, lloc, iter[1], slice);
+        } else {
+          newAcc = addInto(lb, lloc, iter[1], slice);
+          newOut = write(newAcc, iter[0]);
+        }
+        scf::YieldOp::create(lb, lloc, ValueRange{newOut, newAcc});
+      });
+  return loop.getResult(0);
+}
+
+FailureOr<SmallVector<Value>>
+mlir::rlx::rewriteCumsum(RewriterBase &rewriter, Operation *op, Value x,
+                         int64_t axis, bool exclusive, bool reverse,
+                         int64_t matrixMaxLength) {
+  if (failed(checkF32OrF64(rewriter, op)))
+    return failure();
+  auto type = cast<RankedTensorType>(x.getType());
+  std::optional<int64_t> dim = normalizeAxis(axis, type.getRank());
+  if (!dim)
+    return rewriter.notifyMatchFailure(op, "'axis' is out of range");
+  int64_t length = type.getDimSize(*dim);
+  Location loc = op->getLoc();
+  if (!ShapedType::isDynamic(length) && length <= matrixMaxLength)
+    return SmallVector<Value>{
+        buildMatrixCumsum(rewriter, loc, x, *dim, exclusive, reverse)};
+  return SmallVector<Value>{
+      buildScanCumsum(rewriter, loc, x, *dim, exclusive, reverse)};
+}

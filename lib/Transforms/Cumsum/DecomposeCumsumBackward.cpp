@@ -1,0 +1,41 @@
+//===- DecomposeCumsumBackward.cpp - Cumsum gradients ---------------------===//
+//
+// The gradient of a prefix sum is the reverse prefix sum of dy:
+//
+//   dx_i = sum_{j >= i} dy_j          (exclusive: sum_{j > i} dy_j)
+//
+// For a static axis of length L <= cumsum-matrix-max-length this is one
+// matmul of dy (axis last, leading dims collapsed) with the constant
+// triangular ones-matrix T[j, i] = (j >= i) (exclusive: j > i); longer or
+// dynamic axes use an O(L) reverse scan (see CumsumUtils.h).
+//
+//===----------------------------------------------------------------------===//
+#include "Common/BuildUtils.h"
+#include "Cumsum/CumsumUtils.h"
+#include "Common/PatternGlue.h"
+
+#include "RlxAD/Dialect/Rlx/IR/RlxCumsumOps.h"
+
+using namespace mlir;
+using namespace mlir::rlx;
+
+/// dx = reverse (exclusive) cumsum of dy along axis.
+static FailureOr<SmallVector<Value>>
+decomposeCumsumBackward(RewriterBase &rewriter, CumsumBackwardOp op,
+                        const DecompositionOptions &options) {
+  return rewriteCumsum(rewriter, op, op.getDy(), op.getAxis(),
+                       op.getExclusive(), /*reverse=*/true,
+                       options.cumsumMatrixMaxLength);
+}
+
+using CumsumDecompositions = DecompositionList<
+    Decomposition<CumsumBackwardOp, decomposeCumsumBackward>>;
+
+void mlir::rlx::populateCumsumDecompositionPatterns(
+    RewritePatternSet &patterns, const DecompositionOptions &options) {
+  CumsumDecompositions::addPatterns(patterns, options);
+}
+
+void mlir::rlx::attachCumsumDecompositionModels(MLIRContext *ctx) {
+  CumsumDecompositions::attachModels(ctx);
+}

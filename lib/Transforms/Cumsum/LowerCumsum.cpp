@@ -1,0 +1,30 @@
+//===- LowerCumsum.cpp - Cumsum forward ops to linalg ---------------------===//
+//
+//   y_i = sum_{j <= i} x_j            (exclusive: sum_{j < i} x_j)
+//
+// A matmul with the triangular ones-matrix T[j, i] = (j <= i) (exclusive:
+// j < i) for a static axis of at most 256 (the decomposition's default
+// cumsum-matrix-max-length), an O(L) scf.for scan otherwise (CumsumUtils.h).
+//
+//===----------------------------------------------------------------------===//
+#include "Common/BuildUtils.h"
+#include "Cumsum/CumsumUtils.h"
+#include "Common/PatternGlue.h"
+
+#include "RlxAD/Dialect/Rlx/IR/RlxCumsumOps.h"
+
+using namespace mlir;
+using namespace mlir::rlx;
+
+/// y = (exclusive) prefix sum of x along axis.
+static FailureOr<SmallVector<Value>>
+lowerCumsum(RewriterBase &rewriter, CumsumOp op, const LoweringOptions &) {
+  return rewriteCumsum(rewriter, op, op.getX(), op.getAxis(),
+                       op.getExclusive(), /*reverse=*/false,
+                       DecompositionOptions().cumsumMatrixMaxLength);
+}
+
+void mlir::rlx::populateCumsumLoweringPatterns(RewritePatternSet &patterns,
+                                               const LoweringOptions &options) {
+  addLoweringPatterns<Lowering<CumsumOp, lowerCumsum>>(patterns, options);
+}

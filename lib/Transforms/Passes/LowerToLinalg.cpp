@@ -1,0 +1,49 @@
+//===- LowerToLinalg.cpp - the rlx-lower-to-linalg pass -------------------===//
+#include "Common/RewriteDriver.h"
+
+#include "RlxAD/Transforms/Passes.h"
+#include "RlxAD/Transforms/Transforms.h"
+
+namespace mlir::rlx {
+#define GEN_PASS_DEF_RLXLOWERTOLINALG
+#include "RlxAD/Transforms/Passes.h.inc"
+} // namespace mlir::rlx
+
+using namespace mlir;
+using namespace mlir::rlx;
+
+void mlir::rlx::populateLowerToLinalgPatterns(RewritePatternSet &patterns,
+                                              const LoweringOptions &options) {
+  populateActivationLoweringPatterns(patterns, options);
+  populateNormLoweringPatterns(patterns, options);
+  populateConvLoweringPatterns(patterns, options);
+  populatePoolLoweringPatterns(patterns, options);
+  populateCumsumLoweringPatterns(patterns, options);
+  populateGatherLoweringPatterns(patterns, options);
+  populateSoftmaxLoweringPatterns(patterns, options);
+  populateQuantizeLoweringPatterns(patterns, options);
+  populateRopeLoweringPatterns(patterns, options);
+  populateAttentionLoweringPatterns(patterns, options);
+  populateScanLoweringPatterns(patterns, options);
+}
+
+namespace {
+struct RlxLowerToLinalgPass
+    : public rlx::impl::RlxLowerToLinalgBase<RlxLowerToLinalgPass> {
+  using Base::Base;
+
+  void runOnOperation() override {
+    FailureOr<OpPredicate> filter =
+        buildOpFilter(getOperation(), ops, &isRlxForwardOp, "forward");
+    if (failed(filter))
+      return signalPassFailure();
+    LoweringOptions options;
+    options.filter = *filter;
+    RewritePatternSet patterns(&getContext());
+    populateLowerToLinalgPatterns(patterns, options);
+    if (failed(applyAndReport(getOperation(), std::move(patterns), *filter,
+                              allowPartial, "lower")))
+      signalPassFailure();
+  }
+};
+} // namespace

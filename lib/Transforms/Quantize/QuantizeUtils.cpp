@@ -1,0 +1,56 @@
+//===- QuantizeUtils.cpp - fake-quantisation scale, shared ----------------===//
+#include "Quantize/QuantizeUtils.h"
+
+#include "Common/BuildUtils.h"
+
+#include "RlxAD/Dialect/Rlx/IR/RlxShapes.h"
+#include "mlir/Dialect/Arith/IR/Arith.h"
+#include "mlir/Dialect/Math/IR/Math.h"
+
+using namespace mlir;
+using namespace mlir::rlx;
+
+LogicalResult mlir::rlx::checkFakeQuantize(
+    RewriterBase &rewriter, Operation *op, Value x, int64_t bits,
+    std::optional<int64_t> axis, std::optional<int64_t> &normalizedAxis) {
+  if (failed(checkF32OrF64(rewriter, op)))
+    return failure();
+  if (bits != 2 && bits != 4 && bits != 8)
+    return rewriter.notifyMatchFailure(op, "bits must be 2, 4 or 8");
+  normalizedAxis = std::nullopt;
+  if (!axis)
+    return success();
+  normalizedAxis =
+      normalizeAxis(*axis, cast<ShapedType>(x.getType()).getRank());
+  if (!normalizedAxis)
+    return rewriter.notifyMatchFailure(op, "axis is out of range");
+  return success();
+}
+
+int64_t mlir::rlx::quantizeQmax(int64_t bits) {
+  return (int64_t(1) << (bits - 1)) - 1;
+}
+
+AbsMax mlir::rlx::buildAbsMax(OpBuilder &b, Location loc, Value x,
+                              std::optional<int64_t> axis) {
+  AbsMax result;
+  for (int64_t d = 0, e = cast<ShapedType>(x.getType()).getRank(); d < e; ++d)
+    if (d != axis)
+      result.reducedDims.push_back(d);
+  // m = max(m, |x|), m initially 0.
+  result.value =
+      buildReduction(b, loc, x, result.reducedDims, {}, {0.0},
+                     [](OpBuilder &nb, Location nloc,
+                        ValueRange args) -> SmallVector<Value> {
+                       Value a = math::AbsFOp::create(nb, nloc, args[0]);
+                       return {arith::MaximumFOp::create(nb, nloc, args[1], a)};
+                     })[0];
+  return result;
+}
+
+Value mlir::rlx::buildScale(OpBuilder &b, Location loc, Value absMax,
+                            int64_t bits) {
+  Value qmax = floatConst(b, loc, absMax.getType(),
+                          static_cast<double>(quantizeQmax(bits)));
+  return arith::DivFOp::create(b, loc, absMax, qmax);
+}

@@ -1,0 +1,73 @@
+//===- RopeUtils.cpp - the rotary-embedding rotation, shared --------------===//
+#include "Rope/RopeUtils.h"
+
+#include "Common/BuildUtils.h"
+
+#include "mlir/Dialect/Arith/IR/Arith.h"
+#include "mlir/Dialect/Linalg/IR/Linalg.h"
+#include "mlir/Dialect/Tensor/IR/Tensor.h"
+
+using namespace mlir;
+using namespace mlir::rlx;
+
+LogicalResult mlir::rlx::checkRope(RewriterBase &rewriter, Operation *op,
+                                   Value x, int64_t headDim, int64_t nRot) {
+  if (failed(checkF32OrF64(rewriter, op)))
+    return failure();
+  if (headDim <= 0)
+    return rewriter.notifyMatchFailure(op, "head_dim must be positive");
+  if (nRot < 0 || nRot > headDim || nRot % 2 != 0)
+    return rewriter.notifyMatchFailure(
+        op, "n_rot must be even and in [0, head_dim]");
+  int64_t rank = cast<ShapedType>(x.getType()).getRank();
+  if (rank != 2 && rank != 3)
+    return rewriter.notifyMatchFailure(op, "expected a rank-2 or rank-3 input");
+  return success();
+}
+
+Value mlir::rlx::buildRopeRotation(OpBuilder &b, Location loc, Value x,
+                                   Value cos, Value sin, int64_t headDim,
+                                   int64_t nRot, bool inverse) {
+  if (nRot == 0)
+    return x;
+  int64_t rank = cast<ShapedType>(x.getType()).getRank();
+  int64_t half = nRot / 2;
+  return buildElementwise(
+      b, loc, {x}, [&](OpBuilder &nb, Location l, ValueRange args) -> Value {
+        auto cmp = [&](arith::CmpIPredicate p, Value a, Value c) -> Value {
+          return arith::CmpIOp::create(nb, l, p, a, c);
+        };
+        auto select = [&](Value c, Value t, Value f) -> Value {
+          return arith::SelectOp::create(nb, l, c, t, f);
+        };
+        Value zero = indexConst(nb, l, 0), halfC = indexConst(nb, l, half);
+        SmallVector<Value> idx;
+        for (int64_t d = 0; d < rank; ++d)
+          idx.push_back(linalg::IndexOp::create(nb, l, d));
+        Value k = idx.back(), s = idx[rank - 2];
+        // Position within the head, its half and whether it rotates.
+        Value i = arith::RemUIOp::create(nb, l, k, indexConst(nb, l, headDim));
+        Value first = cmp(arith::CmpIPredicate::ult, i, halfC);
+        Value rotated =
+            cmp(arith::CmpIPredicate::ult, i, indexConst(nb, l, nRot));
+        // cos/sin column j (0 when not rotated) and the partner element
+        // (x itself when not rotated): always in range.
+        Value j = select(first, i, arith::SubIOp::create(nb, l, i, halfC));
+        j = select(rotated, j, zero);
+        Value partner = select(first, arith::AddIOp::create(nb, l, k, halfC),
+                               arith::SubIOp::create(nb, l, k, halfC));
+        idx.back() = select(rotated, partner, k);
+        Value xp = tensor::ExtractOp::create(nb, l, x, idx);
+        Value c = tensor::ExtractOp::create(nb, l, cos, ValueRange{s, j});
+        Value t = tensor::ExtractOp::create(nb, l, sin, ValueRange{s, j});
+        // First half: x*c - xp*t; second half: x*c + xp*t (signs swap for
+        // the inverse rotation).
+        Value xc = arith::MulFOp::create(nb, l, args[0], c);
+        Value xpt = arith::MulFOp::create(nb, l, xp, t);
+        Value minus = arith::SubFOp::create(nb, l, xc, xpt);
+        Value plus = arith::AddFOp::create(nb, l, xc, xpt);
+        Value y = inverse ? select(first, plus, minus)
+                          : select(first, minus, plus);
+        return select(rotated, y, args[0]);
+      });
+}

@@ -1,0 +1,80 @@
+//===- LowerSoftmax.cpp - softmax and cross-entropy to linalg -------------===//
+//
+// Both ops start from the row statistics of SoftmaxUtils.h (two reduction
+// generics: the max, then the sum of exp(x - max)) and finish with one
+// generic that combines them.
+//
+//===----------------------------------------------------------------------===//
+#include "Common/BuildUtils.h"
+#include "Common/PatternGlue.h"
+#include "Softmax/SoftmaxUtils.h"
+
+#include "RlxAD/Dialect/Rlx/IR/RlxShapes.h"
+#include "RlxAD/Dialect/Rlx/IR/RlxSoftmaxOps.h"
+#include "mlir/Dialect/Arith/IR/Arith.h"
+#include "mlir/Dialect/Math/IR/Math.h"
+
+using namespace mlir;
+using namespace mlir::rlx;
+
+/// m = max_axis(x), s = sum_axis(exp(x - m)), y = exp(x - m) / s: two
+/// reductions and one broadcasting elementwise generic.
+static FailureOr<SmallVector<Value>>
+lowerSoftmax(RewriterBase &rewriter, SoftmaxOp op, const LoweringOptions &) {
+  if (failed(checkF32OrF64(rewriter, op)))
+    return failure();
+  Value x = op.getX();
+  std::optional<int64_t> axis =
+      normalizeAxis(op.getAxis(), op.getX().getType().getRank());
+  if (!axis)
+    return rewriter.notifyMatchFailure(op, "axis is out of range");
+  Location loc = op.getLoc();
+  Value m = buildMaxOverAxis(rewriter, loc, x, *axis);
+  Value s = buildSumExpOverAxis(rewriter, loc, x, m, *axis);
+  Value y = buildBroadcastElementwise(
+      rewriter, loc, {x}, {m, s}, {*axis},
+      [](OpBuilder &b, Location l, ValueRange args) -> Value {
+        return arith::DivFOp::create(b, l,
+                                     buildShiftedExp(b, l, args[0], args[1]),
+                                     args[2]);
+      });
+  return SmallVector<Value>{y};
+}
+
+/// loss[n] = m[n] + log(s[n]) - logits[n, labels[n]]. The pick of the
+/// labelled logit is fused into the sum-of-exp reduction as a select on
+/// (c == labels[n]), so an out-of-range label picks nothing (0):
+///   m = max_c logits;  (s, p) = sum_c (exp(l - m), l if c == label else 0)
+///   loss = m + log(s) - p
+static FailureOr<SmallVector<Value>>
+lowerSoftmaxCrossEntropy(RewriterBase &rewriter, SoftmaxCrossEntropyOp op,
+                         const LoweringOptions &) {
+  if (failed(checkF32OrF64(rewriter, op)))
+    return failure();
+  Location loc = op.getLoc();
+  Value logits = op.getLogits();
+  Value m = buildMaxOverAxis(rewriter, loc, logits, 1);
+  SmallVector<Value> sumAndPick = buildReduction(
+      rewriter, loc, logits, {1}, {m, op.getLabels()}, {0.0, 0.0},
+      [](OpBuilder &b, Location l, ValueRange args) -> SmallVector<Value> {
+        Value e = buildShiftedExp(b, l, args[0], args[1]);
+        Value isLabel = buildIsLabel(b, l, 1, args[2]);
+        return {arith::AddFOp::create(b, l, args[3], e),
+                arith::SelectOp::create(b, l, isLabel, args[0], args[4])};
+      });
+  Value loss = buildElementwise(
+      rewriter, loc, {m, sumAndPick[0], sumAndPick[1]},
+      [](OpBuilder &b, Location l, ValueRange args) -> Value {
+        Value lse = arith::AddFOp::create(
+            b, l, args[0], math::LogOp::create(b, l, args[1]));
+        return arith::SubFOp::create(b, l, lse, args[2]);
+      });
+  return SmallVector<Value>{loss};
+}
+
+void mlir::rlx::populateSoftmaxLoweringPatterns(RewritePatternSet &patterns,
+                                                const LoweringOptions &options) {
+  addLoweringPatterns<Lowering<SoftmaxOp, lowerSoftmax>,
+                      Lowering<SoftmaxCrossEntropyOp, lowerSoftmaxCrossEntropy>>(
+      patterns, options);
+}

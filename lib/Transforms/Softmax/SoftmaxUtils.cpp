@@ -1,0 +1,48 @@
+//===- SoftmaxUtils.cpp - softmax statistics shared by the rewrites -------===//
+#include "Softmax/SoftmaxUtils.h"
+
+#include "Common/BuildUtils.h"
+
+#include "mlir/Dialect/Arith/IR/Arith.h"
+#include "mlir/Dialect/Linalg/IR/Linalg.h"
+#include "mlir/Dialect/Math/IR/Math.h"
+
+#include <limits>
+
+using namespace mlir;
+using namespace mlir::rlx;
+
+Value mlir::rlx::buildShiftedExp(OpBuilder &b, Location loc, Value x,
+                                 Value m) {
+  return math::ExpOp::create(b, loc, arith::SubFOp::create(b, loc, x, m));
+}
+
+Value mlir::rlx::buildMaxOverAxis(OpBuilder &b, Location loc, Value x,
+                                  int64_t axis) {
+  // m = max(m, x), m initially -inf.
+  return buildReduction(
+      b, loc, x, {axis}, {}, {-std::numeric_limits<double>::infinity()},
+      [](OpBuilder &nb, Location nloc, ValueRange args) -> SmallVector<Value> {
+        return {arith::MaximumFOp::create(nb, nloc, args[0], args[1])};
+      })[0];
+}
+
+Value mlir::rlx::buildSumExpOverAxis(OpBuilder &b, Location loc, Value x,
+                                     Value m, int64_t axis) {
+  // s += exp(x - m), s initially 0.
+  return buildReduction(
+      b, loc, x, {axis}, {m}, {0.0},
+      [](OpBuilder &nb, Location nloc, ValueRange args) -> SmallVector<Value> {
+        Value e = buildShiftedExp(nb, nloc, args[0], args[1]);
+        return {arith::AddFOp::create(nb, nloc, args[2], e)};
+      })[0];
+}
+
+Value mlir::rlx::buildIsLabel(OpBuilder &b, Location loc, int64_t dim,
+                              Value label) {
+  Value index = linalg::IndexOp::create(b, loc, dim);
+  Value labelIndex =
+      arith::IndexCastOp::create(b, loc, b.getIndexType(), label);
+  return arith::CmpIOp::create(b, loc, arith::CmpIPredicate::eq, index,
+                               labelIndex);
+}
