@@ -1,7 +1,7 @@
 //===- ActivationMath.cpp - scalar activation functions -------------------===//
 #include "Activation/ActivationMath.h"
 
-#include "Common/BuildUtils.h"
+#include "Common/Builders.h"
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/Math/IR/Math.h"
 

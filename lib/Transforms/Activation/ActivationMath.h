@@ -5,8 +5,8 @@
 // needs, say, a sigmoid).
 //
 //===----------------------------------------------------------------------===//
-#ifndef RLX_LIB_TRANSFORMS_ACTIVATIONMATH_H
-#define RLX_LIB_TRANSFORMS_ACTIVATIONMATH_H
+#ifndef RLX_LIB_TRANSFORMS_ACTIVATION_ACTIVATIONMATH_H
+#define RLX_LIB_TRANSFORMS_ACTIVATION_ACTIVATIONMATH_H
 
 #include "RlxAD/Dialect/Rlx/IR/RlxDialect.h"
 #include "mlir/IR/Builders.h"
@@ -26,4 +26,4 @@ Value buildSigmoid(OpBuilder &b, Location loc, Value x);
 
 } // namespace mlir::rlx
 
-#endif // RLX_LIB_TRANSFORMS_ACTIVATIONMATH_H
+#endif // RLX_LIB_TRANSFORMS_ACTIVATION_ACTIVATIONMATH_H

@@ -6,7 +6,7 @@
 //
 //===----------------------------------------------------------------------===//
 #include "Activation/ActivationMath.h"
-#include "Common/BuildUtils.h"
+#include "Common/Builders.h"
 #include "Common/PatternGlue.h"
 
 #include "RlxAD/Dialect/Rlx/IR/RlxActivationOps.h"

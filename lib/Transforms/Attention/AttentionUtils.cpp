@@ -1,7 +1,8 @@
 //===- AttentionUtils.cpp - shared code of the attention rewrites --------===//
 #include "Attention/AttentionUtils.h"
 
-#include "Common/BuildUtils.h"
+#include "Common/Builders.h"
+#include "Softmax/SoftmaxUtils.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/Arith/Utils/Utils.h"
@@ -10,7 +11,6 @@
 #include "mlir/Dialect/Tensor/IR/Tensor.h"
 
 #include <cmath>
-#include <limits>
 
 using namespace mlir;
 using namespace mlir::rlx;
@@ -91,18 +91,7 @@ AffineMap mlir::rlx::attentionSeqMap(MLIRContext *ctx,
 }
 
 AffineMap mlir::rlx::attentionScoreMap(MLIRContext *ctx) {
-  return dropDimsMap(ctx, 5, {kDimD});
-}
-
-Value mlir::rlx::buildAttentionContraction(OpBuilder &b, Location loc,
-                                           Value lhs, AffineMap lhsMap,
-                                           Value rhs, AffineMap rhsMap,
-                                           Value init, AffineMap outMap) {
-  ArrayAttr maps = b.getAffineMapArrayAttr({lhsMap, rhsMap, outMap});
-  return linalg::ContractOp::create(b, loc, TypeRange{init.getType()},
-                                    ValueRange{lhs, rhs}, ValueRange{init},
-                                    maps)
-      .getResult(0);
+  return AffineMap::getMultiDimIdentityMap(5, ctx).dropResults(kDimD);
 }
 
 AffineMap mlir::rlx::attentionMaskMap(MLIRContext *ctx,
@@ -150,58 +139,33 @@ Value mlir::rlx::buildAttentionKeep(OpBuilder &b, Location loc,
 static Value buildMaskedScores(OpBuilder &b, Location loc,
                                const AttentionSpec &spec, Value scores,
                                Value offset, Value mask) {
-  MLIRContext *ctx = b.getContext();
   Type elementType = cast<ShapedType>(scores.getType()).getElementType();
-  SmallVector<Value> inputs = {scores};
-  SmallVector<AffineMap> maps = {b.getMultiDimIdentityMap(4)};
-  if (mask) {
-    inputs.push_back(mask);
-    maps.push_back(attentionMaskMap(ctx, spec, mask));
-  }
-  maps.push_back(b.getMultiDimIdentityMap(4));
-  Value init = emptyLike(b, loc, scores);
-  return linalg::GenericOp::create(
-             b, loc, init.getType(), inputs, ValueRange{init}, maps,
-             iteratorTypes(4),
-             [&](OpBuilder &nb, Location nloc, ValueRange args) {
-               Value z = arith::MulFOp::create(
-                   nb, nloc, args[0],
-                   floatConst(nb, nloc, elementType, spec.scale));
-               if (spec.softcap) { // c * tanh(z / c)
-                 Value c = floatConst(nb, nloc, elementType, *spec.softcap);
-                 Value t = math::TanhOp::create(
-                     nb, nloc, arith::DivFOp::create(nb, nloc, z, c));
-                 z = arith::MulFOp::create(nb, nloc, c, t);
-               }
-               if (spec.maskKind == MaskKind::bias) {
-                 z = arith::AddFOp::create(nb, nloc, z, args[1]);
-               } else if (spec.hasReplacingMask()) {
-                 Value keep = buildAttentionKeep(nb, nloc, spec, offset,
-                                                 mask ? args[1] : Value());
-                 z = arith::SelectOp::create(
-                     nb, nloc, keep, z,
-                     floatConst(nb, nloc, elementType, kMaskedScore));
-               }
-               linalg::YieldOp::create(nb, nloc, z);
-             })
-      .getResult(0);
-}
-
-/// A reduction over j of the scores: (b, h, i, j) -> (b, h, i).
-static Value buildRowReduction(
-    OpBuilder &b, Location loc, ValueRange inputs,
-    ArrayRef<AffineMap> inputMaps, Value init,
-    function_ref<Value(OpBuilder &, Location, ValueRange, Value)> combine) {
-  SmallVector<AffineMap> maps(inputMaps);
-  maps.push_back(dropDimsMap(b.getContext(), 4, {3}));
-  return linalg::GenericOp::create(
-             b, loc, init.getType(), inputs, ValueRange{init}, maps,
-             iteratorTypes(4, {3}),
-             [&](OpBuilder &nb, Location nloc, ValueRange args) {
-               linalg::YieldOp::create(
-                   nb, nloc, combine(nb, nloc, args.drop_back(), args.back()));
-             })
-      .getResult(0);
+  AffineMap identity = b.getMultiDimIdentityMap(4);
+  SmallVector<GenericOperand> inputs = {{scores, identity}};
+  if (mask)
+    inputs.push_back({mask, attentionMaskMap(b.getContext(), spec, mask)});
+  return buildGeneric(
+      b, loc, inputs, {{emptyLike(b, loc, scores), identity}},
+      [&](OpBuilder &nb, Location nloc, ValueRange args) {
+        Value z = arith::MulFOp::create(
+            nb, nloc, args[0], floatConst(nb, nloc, elementType, spec.scale));
+        if (spec.softcap) { // c * tanh(z / c)
+          Value c = floatConst(nb, nloc, elementType, *spec.softcap);
+          Value t = math::TanhOp::create(
+              nb, nloc, arith::DivFOp::create(nb, nloc, z, c));
+          z = arith::MulFOp::create(nb, nloc, c, t);
+        }
+        if (spec.maskKind == MaskKind::bias) {
+          z = arith::AddFOp::create(nb, nloc, z, args[1]);
+        } else if (spec.hasReplacingMask()) {
+          Value keep = buildAttentionKeep(nb, nloc, spec, offset,
+                                          mask ? args[1] : Value());
+          z = arith::SelectOp::create(
+              nb, nloc, keep, z,
+              floatConst(nb, nloc, elementType, kMaskedScore));
+        }
+        return SmallVector<Value>{z};
+      })[0];
 }
 
 AttentionProbs mlir::rlx::buildAttentionProbs(OpBuilder &b, Location loc,
@@ -228,45 +192,14 @@ AttentionProbs mlir::rlx::buildAttentionProbs(OpBuilder &b, Location loc,
                                   batch, b.getIndexAttr(spec.numHeads), sq, sk},
                               elementType),
       0.0);
-  Value scores = buildAttentionContraction(
+  Value scores = buildContraction(
       b, loc, qView, attentionSeqMap(ctx, spec, kDimI), kView,
       attentionSeqMap(ctx, spec, kDimJ), scoresInit, attentionScoreMap(ctx));
 
   // Z = mask(softcap(scale * S)).
   Value z = buildMaskedScores(b, loc, spec, scores, offset, mask);
 
-  // m[b,h,i] = max_j Z; l[b,h,i] = sum_j exp(Z - m); P = exp(Z - m) / l.
-  AffineMap identity = b.getMultiDimIdentityMap(4);
-  AffineMap row = dropDimsMap(ctx, 4, {3});
-  Value rowInit = tensor::EmptyOp::create(
-      b, loc,
-      SmallVector<OpFoldResult>{batch, b.getIndexAttr(spec.numHeads), sq},
-      elementType);
-  Value max = buildRowReduction(
-      b, loc, {z}, {identity},
-      filled(b, loc, rowInit, -std::numeric_limits<double>::infinity()),
-      [](OpBuilder &nb, Location nloc, ValueRange in, Value acc) -> Value {
-        return arith::MaximumFOp::create(nb, nloc, in[0], acc);
-      });
-  Value sum = buildRowReduction(
-      b, loc, {z, max}, {identity, row}, filled(b, loc, rowInit, 0.0),
-      [](OpBuilder &nb, Location nloc, ValueRange in, Value acc) -> Value {
-        Value e = math::ExpOp::create(
-            nb, nloc, arith::SubFOp::create(nb, nloc, in[0], in[1]));
-        return arith::AddFOp::create(nb, nloc, acc, e);
-      });
-  Value probsInit = emptyLike(b, loc, z);
-  Value probs =
-      linalg::GenericOp::create(
-          b, loc, probsInit.getType(), ValueRange{z, max, sum},
-          ValueRange{probsInit}, {identity, row, row, identity},
-          iteratorTypes(4),
-          [](OpBuilder &nb, Location nloc, ValueRange args) {
-            Value e = math::ExpOp::create(
-                nb, nloc, arith::SubFOp::create(nb, nloc, args[0], args[1]));
-            Value p = arith::DivFOp::create(nb, nloc, e, args[2]);
-            linalg::YieldOp::create(nb, nloc, p);
-          })
-          .getResult(0);
+  // P = softmax_j(Z): m = max_j Z, l = sum_j exp(Z - m), P = exp(Z - m) / l.
+  Value probs = buildSoftmax(b, loc, z, /*axis=*/3);
   return {scores, probs, offset};
 }

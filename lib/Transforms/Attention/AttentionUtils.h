@@ -5,7 +5,7 @@
 //
 //   S = q k^T                       raw scores, [B, H, Sq, Sk]
 //   Z = mask(softcap(scale * S))    index-generated or operand mask
-//   P = softmax_j(Z)                max-subtracted
+//   P = softmax_j(Z)                max-subtracted (Softmax/SoftmaxUtils.h)
 //
 // with this code. Every contraction is a linalg.contract over the iteration
 // space (b, h, i, j, d) (i: query row, j: key row, d: head dim), whose maps
@@ -14,8 +14,8 @@
 // operand is transposed or copied.
 //
 //===----------------------------------------------------------------------===//
-#ifndef RLX_LIB_TRANSFORMS_ATTENTIONUTILS_H
-#define RLX_LIB_TRANSFORMS_ATTENTIONUTILS_H
+#ifndef RLX_LIB_TRANSFORMS_ATTENTION_ATTENTIONUTILS_H
+#define RLX_LIB_TRANSFORMS_ATTENTION_ATTENTIONUTILS_H
 
 #include "RlxAD/Dialect/Rlx/IR/RlxAttentionOps.h"
 #include "mlir/IR/Builders.h"
@@ -70,12 +70,6 @@ AffineMap attentionSeqMap(MLIRContext *ctx, const AttentionSpec &spec,
 /// The map (b, h, i, j, d) -> (b, h, i, j) of a score-shaped operand.
 AffineMap attentionScoreMap(MLIRContext *ctx);
 
-/// out = sum over the dims missing from `outMap` of lhs * rhs, as one
-/// linalg.contract over (b, h, i, j, d) into a zero-filled `init`.
-Value buildAttentionContraction(OpBuilder &b, Location loc, Value lhs,
-                                AffineMap lhsMap, Value rhs, AffineMap rhsMap,
-                                Value init, AffineMap outMap);
-
 /// The probabilities of an attention op from the 4-D views of q and k and
 /// the (optional) mask operand.
 struct AttentionProbs {
@@ -101,4 +95,4 @@ Value buildAttentionKeep(OpBuilder &b, Location loc, const AttentionSpec &spec,
 
 } // namespace mlir::rlx
 
-#endif // RLX_LIB_TRANSFORMS_ATTENTIONUTILS_H
+#endif // RLX_LIB_TRANSFORMS_ATTENTION_ATTENTIONUTILS_H

@@ -18,7 +18,7 @@
 //
 //===----------------------------------------------------------------------===//
 #include "Attention/AttentionUtils.h"
-#include "Common/BuildUtils.h"
+#include "Common/Builders.h"
 #include "Common/PatternGlue.h"
 
 #include "RlxAD/Dialect/Rlx/IR/RlxAttentionOps.h"
@@ -35,80 +35,57 @@ static Value buildScoreGradient(OpBuilder &b, Location loc,
                                 const AttentionSpec &spec,
                                 const AttentionProbs &probs, Value dP,
                                 Value mask) {
-  MLIRContext *ctx = b.getContext();
   Type elementType = cast<ShapedType>(dP.getType()).getElementType();
   AffineMap identity = b.getMultiDimIdentityMap(4);
-  AffineMap row = dropDimsMap(ctx, 4, {3});
+  AffineMap row = identity.dropResults(3);
 
   // delta[b,h,i] = sum_j dP * P.
-  Value deltaInit =
-      filled(b, loc,
-             tensor::EmptyOp::create(
-                 b, loc,
-                 SmallVector<OpFoldResult>{tensor::getMixedSize(b, loc, dP, 0),
-                                           tensor::getMixedSize(b, loc, dP, 1),
-                                           tensor::getMixedSize(b, loc, dP, 2)},
-                 elementType),
-             0.0);
-  Value delta =
-      linalg::GenericOp::create(
-          b, loc, deltaInit.getType(), ValueRange{dP, probs.probs},
-          ValueRange{deltaInit}, {identity, identity, row},
-          iteratorTypes(4, {3}),
-          [](OpBuilder &nb, Location nloc, ValueRange args) {
-            Value prod = arith::MulFOp::create(nb, nloc, args[0], args[1]);
-            Value sum = arith::AddFOp::create(nb, nloc, args[2], prod);
-            linalg::YieldOp::create(nb, nloc, sum);
-          })
-          .getResult(0);
+  Value delta = buildSums(b, loc, dP, {3},
+                          {{dP, identity}, {probs.probs, identity}}, 1,
+                          [](OpBuilder &nb, Location nloc, ValueRange args) {
+                            return SmallVector<Value>{
+                                arith::MulFOp::create(nb, nloc, args[0],
+                                                      args[1])};
+                          })[0];
 
   // Inputs: P, dP, delta, [S for the softcap factor], [the custom mask].
-  SmallVector<Value> inputs = {probs.probs, dP, delta};
-  SmallVector<AffineMap> maps = {identity, identity, row};
+  SmallVector<GenericOperand> inputs = {
+      {probs.probs, identity}, {dP, identity}, {delta, row}};
   int64_t scoresArg = -1, maskArg = -1;
   if (spec.softcap) {
     scoresArg = inputs.size();
-    inputs.push_back(probs.scores);
-    maps.push_back(identity);
+    inputs.push_back({probs.scores, identity});
   }
   if (spec.maskKind == MaskKind::custom) {
     maskArg = inputs.size();
-    inputs.push_back(mask);
-    maps.push_back(attentionMaskMap(ctx, spec, mask));
+    inputs.push_back({mask, attentionMaskMap(b.getContext(), spec, mask)});
   }
-  maps.push_back(identity);
-  Value init = emptyLike(b, loc, dP);
-  return linalg::GenericOp::create(
-             b, loc, init.getType(), inputs, ValueRange{init}, maps,
-             iteratorTypes(4),
-             [&](OpBuilder &nb, Location nloc, ValueRange args) {
-               auto cst = [&](double value) {
-                 return floatConst(nb, nloc, elementType, value);
-               };
-               // scale * P * (dP - delta)
-               Value ds = arith::MulFOp::create(
-                   nb, nloc, args[0],
-                   arith::SubFOp::create(nb, nloc, args[1], args[2]));
-               ds = arith::MulFOp::create(nb, nloc, ds, cst(spec.scale));
-               if (spec.softcap) { // * (1 - tanh(scale * S / c)^2)
-                 Value raw = arith::MulFOp::create(nb, nloc, args[scoresArg],
-                                                   cst(spec.scale));
-                 Value t = math::TanhOp::create(
-                     nb, nloc,
-                     arith::DivFOp::create(nb, nloc, raw, cst(*spec.softcap)));
-                 Value factor = arith::SubFOp::create(
-                     nb, nloc, cst(1.0), arith::MulFOp::create(nb, nloc, t, t));
-                 ds = arith::MulFOp::create(nb, nloc, ds, factor);
-               }
-               if (spec.hasReplacingMask()) { // 0 where the score was removed
-                 Value keep =
-                     buildAttentionKeep(nb, nloc, spec, probs.offset,
-                                        maskArg >= 0 ? args[maskArg] : Value());
-                 ds = arith::SelectOp::create(nb, nloc, keep, ds, cst(0.0));
-               }
-               linalg::YieldOp::create(nb, nloc, ds);
-             })
-      .getResult(0);
+  return buildGeneric(
+      b, loc, inputs, {{emptyLike(b, loc, dP), identity}},
+      [&](OpBuilder &nb, Location nloc, ValueRange args) {
+        auto cst = [&](double value) {
+          return floatConst(nb, nloc, elementType, value);
+        };
+        // scale * P * (dP - delta)
+        Value ds = arith::MulFOp::create(
+            nb, nloc, args[0], arith::SubFOp::create(nb, nloc, args[1], args[2]));
+        ds = arith::MulFOp::create(nb, nloc, ds, cst(spec.scale));
+        if (spec.softcap) { // * (1 - tanh(scale * S / c)^2)
+          Value raw =
+              arith::MulFOp::create(nb, nloc, args[scoresArg], cst(spec.scale));
+          Value t = math::TanhOp::create(
+              nb, nloc, arith::DivFOp::create(nb, nloc, raw, cst(*spec.softcap)));
+          Value factor = arith::SubFOp::create(
+              nb, nloc, cst(1.0), arith::MulFOp::create(nb, nloc, t, t));
+          ds = arith::MulFOp::create(nb, nloc, ds, factor);
+        }
+        if (spec.hasReplacingMask()) { // 0 where the score was removed
+          Value keep = buildAttentionKeep(nb, nloc, spec, probs.offset,
+                                          maskArg >= 0 ? args[maskArg] : Value());
+          ds = arith::SelectOp::create(nb, nloc, keep, ds, cst(0.0));
+        }
+        return SmallVector<Value>{ds};
+      })[0];
 }
 
 /// dq, dk or dv of rlx.attention (see the file comment).
@@ -135,24 +112,24 @@ decomposeAttentionBackward(RewriterBase &rewriter, AttentionBackwardOp op,
   if (wrt == AttentionWrt::value) {
     // dv[b,h,j,d] = sum_i P[b,h,i,j] * dy[b,h,i,d].
     Value v = attentionView(rewriter, loc, *spec, op.getV());
-    grad = buildAttentionContraction(rewriter, loc, probs.probs, scoreMap, dy,
+    grad = buildContraction(rewriter, loc, probs.probs, scoreMap, dy,
                                      rowsOfQ, filledLike(rewriter, loc, v, 0.0),
                                      rowsOfK);
   } else {
     // dP[b,h,i,j] = sum_d dy[b,h,i,d] * v[b,h,j,d].
     Value v = attentionView(rewriter, loc, *spec, op.getV());
-    Value dP = buildAttentionContraction(
+    Value dP = buildContraction(
         rewriter, loc, dy, rowsOfQ, v, rowsOfK,
         filledLike(rewriter, loc, probs.probs, 0.0), scoreMap);
     Value dS =
         buildScoreGradient(rewriter, loc, *spec, probs, dP, op.getMask());
     if (wrt == AttentionWrt::query) // dq[b,h,i,d] = sum_j dS * k[b,h,j,d]
       grad =
-          buildAttentionContraction(rewriter, loc, dS, scoreMap, k, rowsOfK,
+          buildContraction(rewriter, loc, dS, scoreMap, k, rowsOfK,
                                     filledLike(rewriter, loc, q, 0.0), rowsOfQ);
     else // dk[b,h,j,d] = sum_i dS * q[b,h,i,d]
       grad =
-          buildAttentionContraction(rewriter, loc, dS, scoreMap, q, rowsOfQ,
+          buildContraction(rewriter, loc, dS, scoreMap, q, rowsOfQ,
                                     filledLike(rewriter, loc, k, 0.0), rowsOfK);
   }
   return SmallVector<Value>{attentionUnview(rewriter, loc, *spec, grad)};

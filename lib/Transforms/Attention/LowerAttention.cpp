@@ -9,7 +9,7 @@
 //
 //===----------------------------------------------------------------------===//
 #include "Attention/AttentionUtils.h"
-#include "Common/BuildUtils.h"
+#include "Common/Builders.h"
 #include "Common/PatternGlue.h"
 
 #include "RlxAD/Dialect/Rlx/IR/RlxAttentionOps.h"
@@ -31,7 +31,7 @@ static FailureOr<SmallVector<Value>> lowerAttention(RewriterBase &rewriter,
   Value v = attentionView(rewriter, loc, *spec, op.getV());
   AttentionProbs probs =
       buildAttentionProbs(rewriter, loc, *spec, q, k, op.getMask());
-  Value out = buildAttentionContraction(
+  Value out = buildContraction(
       rewriter, loc, probs.probs, attentionScoreMap(ctx), v,
       attentionSeqMap(ctx, *spec, kDimJ), filledLike(rewriter, loc, q, 0.0),
       attentionSeqMap(ctx, *spec, kDimI));

@@ -14,8 +14,8 @@
 // same code. Forward lowerings use the same shape with LoweringOptions.
 //
 //===----------------------------------------------------------------------===//
-#ifndef RLX_LIB_TRANSFORMS_PATTERNGLUE_H
-#define RLX_LIB_TRANSFORMS_PATTERNGLUE_H
+#ifndef RLX_LIB_TRANSFORMS_COMMON_PATTERNGLUE_H
+#define RLX_LIB_TRANSFORMS_COMMON_PATTERNGLUE_H
 
 #include "RlxAD/Dialect/Rlx/IR/RlxDialect.h"
 #include "RlxAD/Transforms/Transforms.h"
@@ -125,4 +125,4 @@ void attachScanDecompositionModels(MLIRContext *ctx);
 
 } // namespace mlir::rlx
 
-#endif // RLX_LIB_TRANSFORMS_PATTERNGLUE_H
+#endif // RLX_LIB_TRANSFORMS_COMMON_PATTERNGLUE_H

@@ -1,6 +1,6 @@
 //===- RewriteDriver.h - shared driver of the rlx rewrite passes -*- C++ -*-===//
-#ifndef RLX_LIB_TRANSFORMS_REWRITEDRIVER_H
-#define RLX_LIB_TRANSFORMS_REWRITEDRIVER_H
+#ifndef RLX_LIB_TRANSFORMS_COMMON_REWRITEDRIVER_H
+#define RLX_LIB_TRANSFORMS_COMMON_REWRITEDRIVER_H
 
 #include "mlir/IR/PatternMatch.h"
 #include "mlir/Rewrite/FrozenRewritePatternSet.h"
@@ -34,4 +34,4 @@ LogicalResult applyAndReport(Operation *root,
 
 } // namespace mlir::rlx
 
-#endif // RLX_LIB_TRANSFORMS_REWRITEDRIVER_H
+#endif // RLX_LIB_TRANSFORMS_COMMON_REWRITEDRIVER_H

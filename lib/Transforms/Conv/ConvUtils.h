@@ -1,5 +1,4 @@
-//===- ConvUtils.h - IR shared by the conv lowering and gradients -*- C++
-//-*-===//
+//===- ConvUtils.h - IR shared by the conv rewrites ------------*- C++ -*-===//
 //
 // The forward conv2d lowering and conv2d_backward_input (a transposed
 // convolution) both end in a grouped, unpadded linalg convolution; this is
@@ -7,19 +6,13 @@
 // rewrites share.
 //
 //===----------------------------------------------------------------------===//
-#ifndef RLX_LIB_TRANSFORMS_CONVUTILS_H
-#define RLX_LIB_TRANSFORMS_CONVUTILS_H
+#ifndef RLX_LIB_TRANSFORMS_CONV_CONVUTILS_H
+#define RLX_LIB_TRANSFORMS_CONV_CONVUTILS_H
 
 #include "mlir/IR/Builders.h"
 #include "mlir/IR/PatternMatch.h"
 
 namespace mlir::rlx {
-
-/// The geometry attributes of a conv op.
-struct ConvGeometry {
-  SmallVector<int64_t, 2> stride, padding, dilation;
-  int64_t groups;
-};
 
 /// Fails with "requires static <what>" unless dims [1, 4) of the rank-4
 /// `value` (and dim 0 too if `includeBatch`) are static: the rewrites accept
@@ -46,4 +39,4 @@ Value buildGroupedConv2d(OpBuilder &b, Location loc, Value input, Value filter,
 
 } // namespace mlir::rlx
 
-#endif // RLX_LIB_TRANSFORMS_CONVUTILS_H
+#endif // RLX_LIB_TRANSFORMS_CONV_CONVUTILS_H

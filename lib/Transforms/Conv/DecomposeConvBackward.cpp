@@ -22,7 +22,7 @@
 //   dx = conv(dyz, wf, groups = G)
 //
 //===----------------------------------------------------------------------===//
-#include "Common/BuildUtils.h"
+#include "Common/Builders.h"
 #include "Conv/ConvUtils.h"
 #include "Common/PatternGlue.h"
 
@@ -143,16 +143,11 @@ decomposeConv2dBackwardInput(RewriterBase &rewriter, Conv2dBackwardInputOp op,
       RankedTensorType::get({groups, cig, cog, k[0], k[1]}, elementType);
   Value wfInit =
       tensor::EmptyOp::create(rewriter, loc, wfType.getShape(), elementType);
-  Value wf =
-      linalg::GenericOp::create(
-          rewriter, loc, TypeRange{wfType}, ValueRange{w}, ValueRange{wfInit},
-          ArrayRef<AffineMap>{flipMap,
-                              AffineMap::getMultiDimIdentityMap(5, ctx)},
-          iteratorTypes(5),
-          [](OpBuilder &nb, Location nloc, ValueRange args) {
-            linalg::YieldOp::create(nb, nloc, args[0]);
-          })
-          .getResult(0);
+  Value wf = buildGeneric(rewriter, loc, {{w, flipMap}},
+                          {{wfInit, AffineMap::getMultiDimIdentityMap(5, ctx)}},
+                          [](OpBuilder &, Location, ValueRange args) {
+                            return SmallVector<Value>{args[0]};
+                          })[0];
   wf = tensor::CollapseShapeOp::create(
       rewriter, loc, wf,
       SmallVector<ReassociationIndices>{{0, 1}, {2}, {3}, {4}});
@@ -200,16 +195,11 @@ static Value accumulateWeightGrad(OpBuilder &b, Location loc,
       b.getIndexAttr(s.cig),    b.getIndexAttr(s.kh),
       b.getIndexAttr(s.kw)};
   Value colInit = tensor::EmptyOp::create(b, loc, colSizes, elementType);
-  Value col = linalg::GenericOp::create(
-                  b, loc, TypeRange{colInit.getType()}, ValueRange{xp},
-                  ValueRange{colInit},
-                  ArrayRef<AffineMap>{
-                      im2colMap, AffineMap::getMultiDimIdentityMap(7, ctx)},
-                  iteratorTypes(7),
-                  [](OpBuilder &nb, Location nloc, ValueRange args) {
-                    linalg::YieldOp::create(nb, nloc, args[0]);
-                  })
-                  .getResult(0);
+  Value col = buildGeneric(b, loc, {{xp, im2colMap}},
+                           {{colInit, AffineMap::getMultiDimIdentityMap(7, ctx)}},
+                           [](OpBuilder &, Location, ValueRange args) {
+                             return SmallVector<Value>{args[0]};
+                           })[0];
 
   // dyT[co, (n, i, j)] = dy[n, co, i, j]: a real transpose, then collapse.
   Value dyTInit = tensor::EmptyOp::create(

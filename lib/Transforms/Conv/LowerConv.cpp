@@ -7,7 +7,7 @@
 //   y  = collapse(conv_2d_ngchw_gfchw(expand(xp), expand(w)))   groups > 1
 //
 //===----------------------------------------------------------------------===//
-#include "Common/BuildUtils.h"
+#include "Common/Builders.h"
 #include "Conv/ConvUtils.h"
 #include "Common/PatternGlue.h"
 

@@ -1,7 +1,7 @@
 //===- CumsumUtils.cpp - prefix sums shared by cumsum and its gradient ----===//
 #include "Cumsum/CumsumUtils.h"
 
-#include "Common/BuildUtils.h"
+#include "Common/Builders.h"
 
 #include "RlxAD/Dialect/Rlx/IR/RlxShapes.h"
 
@@ -25,21 +25,18 @@ static Value buildTriangularOnes(OpBuilder &b, Location loc, Type elementType,
                            : arith::CmpIPredicate::uge)
               : (exclusive ? arith::CmpIPredicate::ult
                            : arith::CmpIPredicate::ule);
-  auto type = RankedTensorType::get({length, length}, elementType);
-  Value init = emptyOf(b, loc, type, {});
-  auto generic = linalg::GenericOp::create(
-      b, loc, type, ValueRange{}, ValueRange{init},
-      ArrayRef<AffineMap>{b.getMultiDimIdentityMap(2)}, iteratorTypes(2),
+  Value init = tensor::EmptyOp::create(
+      b, loc, ArrayRef<int64_t>{length, length}, elementType);
+  return buildGeneric(
+      b, loc, {}, {{init, b.getMultiDimIdentityMap(2)}},
       [&](OpBuilder &nb, Location nloc, ValueRange) {
         Value j = linalg::IndexOp::create(nb, nloc, 0);
         Value i = linalg::IndexOp::create(nb, nloc, 1);
         Value keep = arith::CmpIOp::create(nb, nloc, pred, j, i);
-        Value v = arith::SelectOp::create(
+        return SmallVector<Value>{arith::SelectOp::create(
             nb, nloc, keep, floatConst(nb, nloc, elementType, 1),
-            floatConst(nb, nloc, elementType, 0));
-        linalg::YieldOp::create(nb, nloc, v);
-      });
-  return generic.getResult(0);
+            floatConst(nb, nloc, elementType, 0))};
+      })[0];
 }
 
 /// `x` with dimension `from` moved to position `to` (a linalg.transpose), or
@@ -54,7 +51,7 @@ static Value moveDim(OpBuilder &b, Location loc, Value x, int64_t from,
     if (d != from)
       perm.push_back(d);
   perm.insert(perm.begin() + to, from);
-  SmallVector<OpFoldResult> sizes = mixedSizes(b, loc, x), permuted;
+  SmallVector<OpFoldResult> sizes = tensor::getMixedSizes(b, loc, x), permuted;
   for (int64_t d : perm)
     permuted.push_back(sizes[d]);
   Value init = tensor::EmptyOp::create(
@@ -97,7 +94,7 @@ static Value buildMatrixCumsum(OpBuilder &b, Location loc, Value x,
                                         {ReassociationIndices{0, 1}});
   } else if (rank > 2) {
     y = tensor::ExpandShapeOp::create(b, loc, lastType, y2, to2d,
-                                      mixedSizes(b, loc, last));
+                                      tensor::getMixedSizes(b, loc, last));
   }
   return moveDim(b, loc, y, rank - 1, axis);
 }
@@ -110,7 +107,7 @@ static Value buildScanCumsum(OpBuilder &b, Location loc, Value x, int64_t axis,
                              bool exclusive, bool reverse) {
   auto type = cast<RankedTensorType>(x.getType());
   int64_t rank = type.getRank();
-  SmallVector<OpFoldResult> sizes = mixedSizes(b, loc, x);
+  SmallVector<OpFoldResult> sizes = tensor::getMixedSizes(b, loc, x);
   Value length = getValueOrCreateConstantIndexOp(b, loc, sizes[axis]);
 
   SmallVector<OpFoldResult> sliceSizes(sizes), accSizes(sizes);

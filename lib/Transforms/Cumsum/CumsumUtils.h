@@ -5,8 +5,8 @@
 // here.
 //
 //===----------------------------------------------------------------------===//
-#ifndef RLX_LIB_TRANSFORMS_CUMSUMUTILS_H
-#define RLX_LIB_TRANSFORMS_CUMSUMUTILS_H
+#ifndef RLX_LIB_TRANSFORMS_CUMSUM_CUMSUMUTILS_H
+#define RLX_LIB_TRANSFORMS_CUMSUM_CUMSUMUTILS_H
 
 #include "mlir/IR/PatternMatch.h"
 
@@ -30,4 +30,4 @@ FailureOr<SmallVector<Value>> rewriteCumsum(RewriterBase &rewriter,
 
 } // namespace mlir::rlx
 
-#endif // RLX_LIB_TRANSFORMS_CUMSUMUTILS_H
+#endif // RLX_LIB_TRANSFORMS_CUMSUM_CUMSUMUTILS_H

@@ -10,7 +10,7 @@
 // dynamic axes use an O(L) reverse scan (see CumsumUtils.h).
 //
 //===----------------------------------------------------------------------===//
-#include "Common/BuildUtils.h"
+#include "Common/Builders.h"
 #include "Cumsum/CumsumUtils.h"
 #include "Common/PatternGlue.h"
 

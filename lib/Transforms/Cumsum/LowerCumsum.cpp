@@ -7,7 +7,7 @@
 // cumsum-matrix-max-length), an O(L) scf.for scan otherwise (CumsumUtils.h).
 //
 //===----------------------------------------------------------------------===//
-#include "Common/BuildUtils.h"
+#include "Common/Builders.h"
 #include "Cumsum/CumsumUtils.h"
 #include "Common/PatternGlue.h"
 

@@ -14,7 +14,7 @@
 // out-of-range index is skipped before any slice is taken.
 //
 //===----------------------------------------------------------------------===//
-#include "Common/BuildUtils.h"
+#include "Common/Builders.h"
 #include "Common/PatternGlue.h"
 
 #include "RlxAD/Dialect/Rlx/IR/RlxGatherOps.h"
@@ -54,7 +54,7 @@ decomposeGatherBackward(RewriterBase &rewriter, GatherBackwardOp op,
   Location loc = op.getLoc();
   Type elementType = resultType.getElementType();
   // Dims of dtable: from the result type where static, else from dy.
-  SmallVector<OpFoldResult> dySizes = mixedSizes(rewriter, loc, dy);
+  SmallVector<OpFoldResult> dySizes = tensor::getMixedSizes(rewriter, loc, dy);
   SmallVector<OpFoldResult> sizes;
   for (int64_t d = 0; d < rank; ++d) {
     int64_t s = resultType.getDimSize(d);

@@ -11,7 +11,7 @@
 // since even index 0 would be out of bounds.
 //
 //===----------------------------------------------------------------------===//
-#include "Common/BuildUtils.h"
+#include "Common/Builders.h"
 #include "Common/PatternGlue.h"
 
 #include "RlxAD/Dialect/Rlx/IR/RlxGatherOps.h"
@@ -40,8 +40,8 @@ lowerGather(RewriterBase &rewriter, GatherOp op, const LoweringOptions &) {
 
   Location loc = op.getLoc();
   Type elementType = tableType.getElementType();
-  SmallVector<OpFoldResult> tableSizes = mixedSizes(rewriter, loc, table);
-  SmallVector<OpFoldResult> indexSizes = mixedSizes(rewriter, loc, indices);
+  SmallVector<OpFoldResult> tableSizes = tensor::getMixedSizes(rewriter, loc, table);
+  SmallVector<OpFoldResult> indexSizes = tensor::getMixedSizes(rewriter, loc, indices);
   // shape(y) = shape(table)[:a] + shape(indices) + shape(table)[a+1:]
   SmallVector<OpFoldResult> sizes(tableSizes.begin(), tableSizes.begin() + a);
   llvm::append_range(sizes, indexSizes);
@@ -59,13 +59,12 @@ lowerGather(RewriterBase &rewriter, GatherOp op, const LoweringOptions &) {
   SmallVector<AffineExpr> indexExprs;
   for (int64_t d = a; d < a + k; ++d)
     indexExprs.push_back(rewriter.getAffineDimExpr(d));
-  SmallVector<AffineMap> maps = {
-      AffineMap::get(rank, 0, indexExprs, rewriter.getContext()),
-      rewriter.getMultiDimIdentityMap(rank)};
+  AffineMap indexMap =
+      AffineMap::get(rank, 0, indexExprs, rewriter.getContext());
+  AffineMap identity = rewriter.getMultiDimIdentityMap(rank);
   auto buildGather = [&](OpBuilder &builder, Location gloc) -> Value {
-    auto generic = linalg::GenericOp::create(
-        builder, gloc, init.getType(), ValueRange{indices}, ValueRange{init},
-        maps, iteratorTypes(rank),
+    return buildGeneric(
+        builder, gloc, {{indices, indexMap}}, {{init, identity}},
         [&](OpBuilder &b, Location l, ValueRange args) {
           auto [index, inRange] = castIndexInRange(b, l, args[0], length);
           Value clamped = arith::SelectOp::create(b, l, inRange, index,
@@ -77,13 +76,9 @@ lowerGather(RewriterBase &rewriter, GatherOp op, const LoweringOptions &) {
           for (int64_t d = a + k; d < rank; ++d)
             coords.push_back(linalg::IndexOp::create(b, l, d));
           Value v = tensor::ExtractOp::create(b, l, table, coords);
-          linalg::YieldOp::create(
-              b, l,
-              arith::SelectOp::create(b, l, inRange, v,
-                                      floatConst(b, l, elementType, 0))
-                  .getResult());
-        });
-    return generic.getResult(0);
+          return SmallVector<Value>{arith::SelectOp::create(
+              b, l, inRange, v, floatConst(b, l, elementType, 0))};
+        })[0];
   };
   if (!ShapedType::isDynamic(rows))
     return SmallVector<Value>{buildGather(rewriter, loc)};

@@ -22,12 +22,13 @@
 // but the parameter's, after the statistics.
 //
 //===----------------------------------------------------------------------===//
-#include "Common/BuildUtils.h"
+#include "Common/Builders.h"
 #include "Norm/NormUtils.h"
 #include "Common/PatternGlue.h"
 
 #include "RlxAD/Dialect/Rlx/IR/RlxNormOps.h"
 #include "mlir/Dialect/Arith/IR/Arith.h"
+#include "mlir/Dialect/Tensor/IR/Tensor.h"
 
 using namespace mlir;
 using namespace mlir::rlx;
@@ -37,27 +38,23 @@ using namespace mlir::rlx;
 //===----------------------------------------------------------------------===//
 
 /// dx = r*(g - mean(g) - xh*mean(g*xh)), g = dy*gamma, xh = (x - mean)*r,
-/// over the domain of `x` with statistics over `reduced` and gamma on
-/// `paramDims` (see the file comment for the IR).
-static Value buildMeanNormInputGrad(OpBuilder &b, Location loc, Value x,
-                                    Value gamma, Value dy,
-                                    ArrayRef<int64_t> paramDims,
-                                    ArrayRef<int64_t> reduced, double eps) {
-  auto type = cast<RankedTensorType>(x.getType());
-  int64_t rank = type.getRank();
-  Type e = type.getElementType();
-  MLIRContext *ctx = b.getContext();
-  AffineMap id = b.getMultiDimIdentityMap(rank);
-  AffineMap param = keepDimsMap(ctx, rank, paramDims);
-  AffineMap stat = dropDimsMap(ctx, rank, reduced);
-  Value inv = buildInverseCount(b, loc, x, reduced, e);
+/// over `domain` (see the file comment for the IR).
+static Value buildMeanNormInputGrad(OpBuilder &b, Location loc,
+                                    const NormDomain &domain, Value gamma,
+                                    Value dy, double eps) {
+  Value x = domain.x;
+  Type e = domain.elementType();
+  AffineMap id = domain.identityMap(), param = domain.paramMap(),
+            stat = domain.statMap();
+  Value inv = buildInverseCount(b, loc, domain);
 
   // s1 = sum(x)
-  Value s1 = buildSum(b, loc, x, reduced);
+  Value s1 = buildSum(b, loc, x, domain.reduced);
   // One pass, three sums: with c = x - s1/n and g = dy*gamma,
   // s2 = sum(c^2), sg = sum(g), sgc = sum(g*c).
   SmallVector<Value> sums = buildSums(
-      b, loc, x, reduced, {x, gamma, dy, s1}, {id, param, id, stat}, 3,
+      b, loc, x, domain.reduced,
+      {{x, id}, {gamma, param}, {dy, id}, {s1, stat}}, 3,
       [&](OpBuilder &nb, Location nloc, ValueRange args) {
         Value mean = arith::MulFOp::create(nb, nloc, args[3], inv);
         Value c = arith::SubFOp::create(nb, nloc, args[0], mean);
@@ -66,11 +63,11 @@ static Value buildMeanNormInputGrad(OpBuilder &b, Location loc, Value x,
                                   arith::MulFOp::create(nb, nloc, g, c)};
       });
   // Per row: mean, r = rsqrt(s2/n + eps), cg = sg/n, cgx = r*sgc/n.
-  SmallVector<OpFoldResult> rowSizes = keptSizes(b, loc, x, reduced);
-  AffineMap rowId = b.getMultiDimIdentityMap(rowSizes.size());
+  SmallVector<OpFoldResult> rowSizes = sizesWithout(b, loc, x, domain.reduced);
+  AffineMap row = b.getMultiDimIdentityMap(rowSizes.size());
   SmallVector<Value> rows = buildParallel(
-      b, loc, rowSizes, e, {s1, sums[0], sums[1], sums[2]},
-      {rowId, rowId, rowId, rowId}, 4,
+      b, loc, rowSizes, e,
+      {{s1, row}, {sums[0], row}, {sums[1], row}, {sums[2], row}}, 4,
       [&](OpBuilder &nb, Location nloc, ValueRange args) {
         Value mean = arith::MulFOp::create(nb, nloc, args[0], inv);
         Value r = buildRstd(nb, nloc, args[1], inv, eps);
@@ -81,10 +78,15 @@ static Value buildMeanNormInputGrad(OpBuilder &b, Location loc, Value x,
       });
   // dx = r*(g - cg - xh*cgx), xh = (x - mean)*r.
   return buildParallel(
-      b, loc, mixedSizes(b, loc, x), e,
-      {x, gamma, dy, rows[0], rows[1], rows[2], rows[3]},
-      {id, param, id, stat, stat, stat, stat}, 1,
-      [&](OpBuilder &nb, Location nloc, ValueRange args) {
+      b, loc, tensor::getMixedSizes(b, loc, x), e,
+      {{x, id},
+       {gamma, param},
+       {dy, id},
+       {rows[0], stat},
+       {rows[1], stat},
+       {rows[2], stat},
+       {rows[3], stat}},
+      1, [&](OpBuilder &nb, Location nloc, ValueRange args) {
         Value r = args[4];
         Value xh = arith::MulFOp::create(
             nb, nloc, arith::SubFOp::create(nb, nloc, args[0], args[3]), r);
@@ -96,17 +98,16 @@ static Value buildMeanNormInputGrad(OpBuilder &b, Location loc, Value x,
       })[0];
 }
 
-/// sum over every dim but `paramDims` of dy*xh, xh = (x - mean)*r with the
-/// statistics over `reduced`.
-static Value buildMeanNormGammaGrad(OpBuilder &b, Location loc, Value x,
-                                    Value dy, ArrayRef<int64_t> paramDims,
-                                    ArrayRef<int64_t> reduced, double eps) {
-  int64_t rank = cast<RankedTensorType>(x.getType()).getRank();
-  AffineMap id = b.getMultiDimIdentityMap(rank);
-  AffineMap stat = dropDimsMap(b.getContext(), rank, reduced);
-  NormStats stats = buildMeanRstd(b, loc, x, reduced, eps);
-  return buildSums(b, loc, x, otherDims(rank, paramDims),
-                   {x, dy, stats.mean, stats.rstd}, {id, id, stat, stat}, 1,
+/// sum over every dim but the parameter dims of dy*xh, xh = (x - mean)*r.
+static Value buildMeanNormGammaGrad(OpBuilder &b, Location loc,
+                                    const NormDomain &domain, Value dy,
+                                    double eps) {
+  AffineMap id = domain.identityMap(), stat = domain.statMap();
+  NormStats stats = buildMeanRstd(b, loc, domain, eps);
+  return buildSums(b, loc, domain.x, domain.nonParamDims(),
+                   {{domain.x, id}, {dy, id}, {stats.mean, stat},
+                    {stats.rstd, stat}},
+                   1,
                    [](OpBuilder &nb, Location nloc, ValueRange args) {
                      Value xh = arith::MulFOp::create(
                          nb, nloc,
@@ -120,12 +121,12 @@ static Value buildMeanNormGammaGrad(OpBuilder &b, Location loc, Value x,
 /// sum over every dim of `dy` but `paramDim`.
 static Value buildBetaGrad(OpBuilder &b, Location loc, Value dy,
                            int64_t paramDim) {
-  int64_t rank = cast<RankedTensorType>(dy.getType()).getRank();
-  return buildSum(b, loc, dy, otherDims(rank, {paramDim}));
-}
-
-static int64_t lastDim(Value x) {
-  return cast<RankedTensorType>(x.getType()).getRank() - 1;
+  SmallVector<int64_t> dims;
+  for (int64_t d = 0, e = cast<RankedTensorType>(dy.getType()).getRank();
+       d < e; ++d)
+    if (d != paramDim)
+      dims.push_back(d);
+  return buildSum(b, loc, dy, dims);
 }
 
 //===----------------------------------------------------------------------===//
@@ -139,10 +140,9 @@ decomposeLayerNormBackwardInput(RewriterBase &rewriter,
                                 const DecompositionOptions &) {
   if (failed(checkF32OrF64(rewriter, op)))
     return failure();
-  int64_t last = lastDim(op.getX());
   return SmallVector<Value>{buildMeanNormInputGrad(
-      rewriter, op.getLoc(), op.getX(), op.getGamma(), op.getDy(), {last},
-      {last}, op.getEps().convertToDouble())};
+      rewriter, op.getLoc(), rowNormDomain(op.getX()), op.getGamma(),
+      op.getDy(), op.getEps().convertToDouble())};
 }
 
 /// dgamma[d] = sum over the leading dims of dy*xh.
@@ -152,10 +152,9 @@ decomposeLayerNormBackwardGamma(RewriterBase &rewriter,
                                 const DecompositionOptions &) {
   if (failed(checkF32OrF64(rewriter, op)))
     return failure();
-  int64_t last = lastDim(op.getX());
-  return SmallVector<Value>{
-      buildMeanNormGammaGrad(rewriter, op.getLoc(), op.getX(), op.getDy(),
-                             {last}, {last}, op.getEps().convertToDouble())};
+  return SmallVector<Value>{buildMeanNormGammaGrad(
+      rewriter, op.getLoc(), rowNormDomain(op.getX()), op.getDy(),
+      op.getEps().convertToDouble())};
 }
 
 /// dbeta[d] = sum over the leading dims of dy (layer and rms norm alike).
@@ -165,8 +164,9 @@ decomposeRowNormBackwardBeta(RewriterBase &rewriter, OpTy op,
                              const DecompositionOptions &) {
   if (failed(checkF32OrF64(rewriter, op)))
     return failure();
-  return SmallVector<Value>{buildBetaGrad(rewriter, op.getLoc(), op.getDy(),
-                                          lastDim(op.getDy()))};
+  int64_t last = op.getDy().getType().getRank() - 1;
+  return SmallVector<Value>{
+      buildBetaGrad(rewriter, op.getLoc(), op.getDy(), last)};
 }
 
 //===----------------------------------------------------------------------===//
@@ -182,31 +182,30 @@ decomposeRmsNormBackwardInput(RewriterBase &rewriter,
   if (failed(checkF32OrF64(rewriter, op)))
     return failure();
   Location loc = op.getLoc();
-  Value x = op.getX();
-  auto type = cast<RankedTensorType>(x.getType());
-  int64_t rank = type.getRank(), last = rank - 1;
-  Type e = type.getElementType();
+  NormDomain domain = rowNormDomain(op.getX());
+  Value x = domain.x;
+  Type e = domain.elementType();
   double eps = op.getEps().convertToDouble();
-  MLIRContext *ctx = rewriter.getContext();
-  AffineMap id = rewriter.getMultiDimIdentityMap(rank);
-  AffineMap param = keepDimsMap(ctx, rank, {last});
-  AffineMap stat = dropDimsMap(ctx, rank, {last});
-  Value inv = buildInverseCount(rewriter, loc, x, {last}, e);
+  AffineMap id = domain.identityMap(), param = domain.paramMap(),
+            stat = domain.statMap();
+  Value inv = buildInverseCount(rewriter, loc, domain);
 
   // sxx = sum(x^2), sgx = sum(dy*gamma*x)
   SmallVector<Value> sums = buildSums(
-      rewriter, loc, x, {last}, {x, op.getGamma(), op.getDy()},
-      {id, param, id}, 2, [](OpBuilder &nb, Location nloc, ValueRange args) {
+      rewriter, loc, x, domain.reduced,
+      {{x, id}, {op.getGamma(), param}, {op.getDy(), id}}, 2,
+      [](OpBuilder &nb, Location nloc, ValueRange args) {
         Value g = arith::MulFOp::create(nb, nloc, args[2], args[1]);
         return SmallVector<Value>{
             arith::MulFOp::create(nb, nloc, args[0], args[0]),
             arith::MulFOp::create(nb, nloc, g, args[0])};
       });
   // Per row: r = rsqrt(sxx/n + eps), c = r^3 * sgx/n.
-  SmallVector<OpFoldResult> rowSizes = keptSizes(rewriter, loc, x, {last});
-  AffineMap rowId = rewriter.getMultiDimIdentityMap(rowSizes.size());
+  SmallVector<OpFoldResult> rowSizes =
+      sizesWithout(rewriter, loc, x, domain.reduced);
+  AffineMap row = rewriter.getMultiDimIdentityMap(rowSizes.size());
   SmallVector<Value> rows = buildParallel(
-      rewriter, loc, rowSizes, e, sums, {rowId, rowId}, 2,
+      rewriter, loc, rowSizes, e, {{sums[0], row}, {sums[1], row}}, 2,
       [&](OpBuilder &nb, Location nloc, ValueRange args) {
         Value r = buildRstd(nb, nloc, args[0], inv, eps);
         Value r3 = arith::MulFOp::create(
@@ -216,10 +215,13 @@ decomposeRmsNormBackwardInput(RewriterBase &rewriter,
       });
   // dx = r*g - x*c
   Value dx = buildParallel(
-      rewriter, loc, mixedSizes(rewriter, loc, x), e,
-      {x, op.getGamma(), op.getDy(), rows[0], rows[1]},
-      {id, param, id, stat, stat}, 1,
-      [](OpBuilder &nb, Location nloc, ValueRange args) {
+      rewriter, loc, tensor::getMixedSizes(rewriter, loc, x), e,
+      {{x, id},
+       {op.getGamma(), param},
+       {op.getDy(), id},
+       {rows[0], stat},
+       {rows[1], stat}},
+      1, [](OpBuilder &nb, Location nloc, ValueRange args) {
         Value g = arith::MulFOp::create(nb, nloc, args[2], args[1]);
         Value rg = arith::MulFOp::create(nb, nloc, args[3], g);
         Value xc = arith::MulFOp::create(nb, nloc, args[0], args[4]);
@@ -236,20 +238,17 @@ decomposeRmsNormBackwardGamma(RewriterBase &rewriter,
   if (failed(checkF32OrF64(rewriter, op)))
     return failure();
   Location loc = op.getLoc();
-  Value x = op.getX();
-  int64_t last = lastDim(x), rank = last + 1;
+  NormDomain domain = rowNormDomain(op.getX());
   NormStats stats =
-      buildRmsRstd(rewriter, loc, x, {last}, op.getEps().convertToDouble());
-  AffineMap id = rewriter.getMultiDimIdentityMap(rank);
-  AffineMap stat = dropDimsMap(rewriter.getContext(), rank, {last});
-  Value dgamma =
-      buildSums(rewriter, loc, x, otherDims(rank, {last}),
-                {x, op.getDy(), stats.rstd}, {id, id, stat}, 1,
-                [](OpBuilder &nb, Location nloc, ValueRange args) {
-                  Value xr = arith::MulFOp::create(nb, nloc, args[0], args[2]);
-                  return SmallVector<Value>{
-                      arith::MulFOp::create(nb, nloc, args[1], xr)};
-                })[0];
+      buildRmsRstd(rewriter, loc, domain, op.getEps().convertToDouble());
+  AffineMap id = domain.identityMap(), stat = domain.statMap();
+  Value dgamma = buildSums(
+      rewriter, loc, domain.x, domain.nonParamDims(),
+      {{domain.x, id}, {op.getDy(), id}, {stats.rstd, stat}}, 1,
+      [](OpBuilder &nb, Location nloc, ValueRange args) {
+        Value xr = arith::MulFOp::create(nb, nloc, args[0], args[2]);
+        return SmallVector<Value>{arith::MulFOp::create(nb, nloc, args[1], xr)};
+      })[0];
   return SmallVector<Value>{dgamma};
 }
 
@@ -266,12 +265,12 @@ decomposeGroupNormBackwardInput(RewriterBase &rewriter,
   if (failed(checkF32OrF64(rewriter, op)))
     return failure();
   Location loc = op.getLoc();
-  int64_t groups = op.getNumGroups();
-  Value x = expandGroups(rewriter, loc, op.getX(), 1, groups);
-  Value dy = expandGroups(rewriter, loc, op.getDy(), 1, groups);
-  Value gamma = expandGroups(rewriter, loc, op.getGamma(), 0, groups);
-  Value dx = buildMeanNormInputGrad(rewriter, loc, x, gamma, dy, {1, 2},
-                                    {2, 3, 4}, op.getEps().convertToDouble());
+  GroupViews views = expandGroupViews(rewriter, loc, op.getNumGroups(),
+                                      {op.getX(), op.getDy()}, {op.getGamma()});
+  Value dx = buildMeanNormInputGrad(rewriter, loc,
+                                    groupNormDomain(views.xLike[0]),
+                                    views.params[0], views.xLike[1],
+                                    op.getEps().convertToDouble());
   return SmallVector<Value>{collapseGroups(rewriter, loc, dx, 1)};
 }
 
@@ -284,12 +283,11 @@ decomposeGroupNormBackwardGamma(RewriterBase &rewriter,
   if (failed(checkF32OrF64(rewriter, op)))
     return failure();
   Location loc = op.getLoc();
-  int64_t groups = op.getNumGroups();
-  Value x = expandGroups(rewriter, loc, op.getX(), 1, groups);
-  Value dy = expandGroups(rewriter, loc, op.getDy(), 1, groups);
-  Value dgamma = buildMeanNormGammaGrad(rewriter, loc, x, dy, {1, 2},
-                                        {2, 3, 4},
-                                        op.getEps().convertToDouble());
+  GroupViews views = expandGroupViews(rewriter, loc, op.getNumGroups(),
+                                      {op.getX(), op.getDy()}, {});
+  Value dgamma = buildMeanNormGammaGrad(
+      rewriter, loc, groupNormDomain(views.xLike[0]), views.xLike[1],
+      op.getEps().convertToDouble());
   return SmallVector<Value>{collapseGroups(rewriter, loc, dgamma, 0)};
 }
 

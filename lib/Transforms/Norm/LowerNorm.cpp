@@ -10,40 +10,32 @@
 //               beta viewed as [G, C/G]; the result is collapsed back.
 //
 //===----------------------------------------------------------------------===//
-#include "Common/BuildUtils.h"
+#include "Common/Builders.h"
 #include "Norm/NormUtils.h"
 #include "Common/PatternGlue.h"
 
 #include "RlxAD/Dialect/Rlx/IR/RlxNormOps.h"
 #include "mlir/Dialect/Arith/IR/Arith.h"
+#include "mlir/Dialect/Tensor/IR/Tensor.h"
 
 using namespace mlir;
 using namespace mlir::rlx;
 
-/// y = (x - mean) * rstd * gamma + beta over the domain of `x` (stats.mean
-/// null: y = x * rstd * gamma + beta). gamma and beta are read through the
-/// dims `paramDims` of the domain; the statistics through the other dims
-/// minus `reduced`.
-static Value buildAffineNormalize(OpBuilder &b, Location loc, Value x,
-                                  Value gamma, Value beta,
-                                  ArrayRef<int64_t> paramDims,
-                                  ArrayRef<int64_t> reduced,
-                                  const NormStats &stats) {
-  auto type = cast<RankedTensorType>(x.getType());
-  int64_t rank = type.getRank();
-  MLIRContext *ctx = b.getContext();
-  AffineMap id = b.getMultiDimIdentityMap(rank);
-  AffineMap param = keepDimsMap(ctx, rank, paramDims);
-  AffineMap stat = dropDimsMap(ctx, rank, reduced);
-  SmallVector<Value> inputs = {x, gamma, beta, stats.rstd};
-  SmallVector<AffineMap> maps = {id, param, param, stat};
-  if (stats.mean) {
-    inputs.push_back(stats.mean);
-    maps.push_back(stat);
-  }
+/// y = (x - mean) * rstd * gamma + beta over `domain` (stats.mean null:
+/// y = x * rstd * gamma + beta).
+static Value buildAffineNormalize(OpBuilder &b, Location loc,
+                                  const NormDomain &domain, Value gamma,
+                                  Value beta, const NormStats &stats) {
+  AffineMap param = domain.paramMap(), stat = domain.statMap();
+  SmallVector<GenericOperand> inputs = {{domain.x, domain.identityMap()},
+                                        {gamma, param},
+                                        {beta, param},
+                                        {stats.rstd, stat}};
+  if (stats.mean)
+    inputs.push_back({stats.mean, stat});
   return buildParallel(
-      b, loc, mixedSizes(b, loc, x), type.getElementType(), inputs, maps, 1,
-      [&](OpBuilder &nb, Location nloc, ValueRange args) {
+      b, loc, tensor::getMixedSizes(b, loc, domain.x), domain.elementType(),
+      inputs, 1, [&](OpBuilder &nb, Location nloc, ValueRange args) {
         Value centred = stats.mean
                             ? arith::SubFOp::create(nb, nloc, args[0], args[4])
                                   .getResult()
@@ -58,19 +50,16 @@ static Value buildAffineNormalize(OpBuilder &b, Location loc, Value x,
 /// layer_norm (mean/rstd) and rms_norm (rstd only) over the last axis, then
 /// one elementwise generic.
 template <typename OpTy,
-          NormStats (*Stats)(OpBuilder &, Location, Value, ArrayRef<int64_t>,
-                             double)>
+          NormStats (*Stats)(OpBuilder &, Location, const NormDomain &, double)>
 static FailureOr<SmallVector<Value>>
 lowerRowNorm(RewriterBase &rewriter, OpTy op, const LoweringOptions &) {
   if (failed(checkF32OrF64(rewriter, op)))
     return failure();
   Location loc = op.getLoc();
-  int64_t last = op.getX().getType().getRank() - 1;
-  NormStats stats =
-      Stats(rewriter, loc, op.getX(), {last}, op.getEps().convertToDouble());
-  return SmallVector<Value>{buildAffineNormalize(rewriter, loc, op.getX(),
-                                                 op.getGamma(), op.getBeta(),
-                                                 {last}, {last}, stats)};
+  NormDomain domain = rowNormDomain(op.getX());
+  NormStats stats = Stats(rewriter, loc, domain, op.getEps().convertToDouble());
+  return SmallVector<Value>{buildAffineNormalize(
+      rewriter, loc, domain, op.getGamma(), op.getBeta(), stats)};
 }
 
 /// group_norm: on x viewed as [N, G, C/G, H, W], mean/rstd over dims
@@ -80,14 +69,13 @@ lowerGroupNorm(RewriterBase &rewriter, GroupNormOp op, const LoweringOptions &) 
   if (failed(checkF32OrF64(rewriter, op)))
     return failure();
   Location loc = op.getLoc();
-  int64_t groups = op.getNumGroups();
-  Value x = expandGroups(rewriter, loc, op.getX(), 1, groups);
-  Value gamma = expandGroups(rewriter, loc, op.getGamma(), 0, groups);
-  Value beta = expandGroups(rewriter, loc, op.getBeta(), 0, groups);
+  GroupViews views = expandGroupViews(rewriter, loc, op.getNumGroups(),
+                                      {op.getX()}, {op.getGamma(), op.getBeta()});
+  NormDomain domain = groupNormDomain(views.xLike[0]);
   NormStats stats =
-      buildMeanRstd(rewriter, loc, x, {2, 3, 4}, op.getEps().convertToDouble());
-  Value y = buildAffineNormalize(rewriter, loc, x, gamma, beta, {1, 2},
-                                 {2, 3, 4}, stats);
+      buildMeanRstd(rewriter, loc, domain, op.getEps().convertToDouble());
+  Value y = buildAffineNormalize(rewriter, loc, domain, views.params[0],
+                                 views.params[1], stats);
   return SmallVector<Value>{collapseGroups(rewriter, loc, y, 1)};
 }
 

@@ -8,17 +8,56 @@
 using namespace mlir;
 using namespace mlir::rlx;
 
-Value mlir::rlx::buildInverseCount(OpBuilder &b, Location loc, Value tensor,
-                                   ArrayRef<int64_t> dims, Type type) {
-  auto shaped = cast<RankedTensorType>(tensor.getType());
+int64_t NormDomain::rank() const {
+  return cast<RankedTensorType>(x.getType()).getRank();
+}
+
+Type NormDomain::elementType() const {
+  return cast<RankedTensorType>(x.getType()).getElementType();
+}
+
+AffineMap NormDomain::identityMap() const {
+  return AffineMap::getMultiDimIdentityMap(rank(), x.getContext());
+}
+
+AffineMap NormDomain::statMap() const {
+  return identityMap().dropResults(reduced);
+}
+
+AffineMap NormDomain::paramMap() const {
+  return AffineMap::getMultiDimMapWithTargets(rank(), paramDims,
+                                              x.getContext());
+}
+
+SmallVector<int64_t> NormDomain::nonParamDims() const {
+  SmallVector<int64_t> dims;
+  for (int64_t d = 0, e = rank(); d < e; ++d)
+    if (!llvm::is_contained(paramDims, d))
+      dims.push_back(d);
+  return dims;
+}
+
+NormDomain mlir::rlx::rowNormDomain(Value x) {
+  int64_t last = cast<RankedTensorType>(x.getType()).getRank() - 1;
+  return {x, {last}, {static_cast<unsigned>(last)}};
+}
+
+NormDomain mlir::rlx::groupNormDomain(Value xView) {
+  return {xView, {2, 3, 4}, {1, 2}};
+}
+
+Value mlir::rlx::buildInverseCount(OpBuilder &b, Location loc,
+                                   const NormDomain &domain) {
+  auto shaped = cast<RankedTensorType>(domain.x.getType());
+  Type type = shaped.getElementType();
   int64_t staticCount = 1;
   Value dynamicCount;
-  for (int64_t d : dims) {
+  for (int64_t d : domain.reduced) {
     if (!shaped.isDynamicDim(d)) {
       staticCount *= shaped.getDimSize(d);
       continue;
     }
-    Value size = tensor::DimOp::create(b, loc, tensor, d);
+    Value size = tensor::DimOp::create(b, loc, domain.x, d);
     dynamicCount = dynamicCount
                        ? arith::MulIOp::create(b, loc, dynamicCount, size)
                        : size;
@@ -33,74 +72,6 @@ Value mlir::rlx::buildInverseCount(OpBuilder &b, Location loc, Value tensor,
   return arith::DivFOp::create(b, loc, floatConst(b, loc, type, 1.0), asFloat);
 }
 
-SmallVector<OpFoldResult> mlir::rlx::keptSizes(OpBuilder &b, Location loc,
-                                               Value domain,
-                                               ArrayRef<int64_t> reduced) {
-  SmallVector<OpFoldResult> sizes;
-  for (auto [d, size] : llvm::enumerate(mixedSizes(b, loc, domain)))
-    if (!llvm::is_contained(reduced, static_cast<int64_t>(d)))
-      sizes.push_back(size);
-  return sizes;
-}
-
-SmallVector<Value> mlir::rlx::buildSums(OpBuilder &b, Location loc,
-                                        Value domain, ArrayRef<int64_t> reduced,
-                                        ValueRange inputs,
-                                        ArrayRef<AffineMap> maps,
-                                        unsigned numSums, GenericBody terms) {
-  auto type = cast<RankedTensorType>(domain.getType());
-  int64_t rank = type.getRank();
-  Type elementType = type.getElementType();
-  SmallVector<OpFoldResult> sizes = keptSizes(b, loc, domain, reduced);
-  Value zeros =
-      filled(b, loc, tensor::EmptyOp::create(b, loc, sizes, elementType), 0.0);
-  SmallVector<Value> inits(numSums, zeros);
-  SmallVector<AffineMap> allMaps(maps);
-  allMaps.append(numSums, dropDimsMap(b.getContext(), rank, reduced));
-  auto generic = linalg::GenericOp::create(
-      b, loc, TypeRange(ValueRange(inits)), inputs, inits, allMaps,
-      iteratorTypes(rank, reduced),
-      [&](OpBuilder &nb, Location nloc, ValueRange args) {
-        ValueRange accs = args.take_back(numSums);
-        SmallVector<Value> values = terms(nb, nloc, args.drop_back(numSums));
-        SmallVector<Value> sums;
-        for (auto [acc, v] : llvm::zip_equal(accs, values))
-          sums.push_back(arith::AddFOp::create(nb, nloc, acc, v));
-        linalg::YieldOp::create(nb, nloc, sums);
-      });
-  return SmallVector<Value>(generic.getResults());
-}
-
-SmallVector<Value> mlir::rlx::buildParallel(OpBuilder &b, Location loc,
-                                            ArrayRef<OpFoldResult> sizes,
-                                            Type elementType, ValueRange inputs,
-                                            ArrayRef<AffineMap> maps,
-                                            unsigned numResults,
-                                            GenericBody body) {
-  int64_t rank = sizes.size();
-  Value init = tensor::EmptyOp::create(b, loc, sizes, elementType);
-  SmallVector<Value> inits(numResults, init);
-  SmallVector<AffineMap> allMaps(maps);
-  allMaps.append(numResults, b.getMultiDimIdentityMap(rank));
-  auto generic = linalg::GenericOp::create(
-      b, loc, TypeRange(ValueRange(inits)), inputs, inits, allMaps,
-      iteratorTypes(rank), [&](OpBuilder &nb, Location nloc, ValueRange args) {
-        linalg::YieldOp::create(nb, nloc,
-                                body(nb, nloc, args.drop_back(numResults)));
-      });
-  return SmallVector<Value>(generic.getResults());
-}
-
-Value mlir::rlx::buildSum(OpBuilder &b, Location loc, Value tensor,
-                          ArrayRef<int64_t> reduced) {
-  int64_t rank = cast<RankedTensorType>(tensor.getType()).getRank();
-  return buildSums(b, loc, tensor, reduced, {tensor},
-                   {b.getMultiDimIdentityMap(rank)}, 1,
-                   [](OpBuilder &, Location, ValueRange args) {
-                     return SmallVector<Value>{args[0]};
-                   })[0];
-}
-
 Value mlir::rlx::buildRstd(OpBuilder &b, Location loc, Value sum,
                            Value invCount, double eps) {
   Value mean = arith::MulFOp::create(b, loc, sum, invCount);
@@ -109,31 +80,27 @@ Value mlir::rlx::buildRstd(OpBuilder &b, Location loc, Value sum,
   return math::RsqrtOp::create(b, loc, shifted);
 }
 
-NormStats mlir::rlx::buildMeanRstd(OpBuilder &b, Location loc, Value x,
-                                   ArrayRef<int64_t> reduced, double eps) {
-  auto type = cast<RankedTensorType>(x.getType());
-  int64_t rank = type.getRank();
-  Type e = type.getElementType();
-  MLIRContext *ctx = b.getContext();
-  AffineMap id = b.getMultiDimIdentityMap(rank);
-  AffineMap stat = dropDimsMap(ctx, rank, reduced);
-  Value inv = buildInverseCount(b, loc, x, reduced, e);
+NormStats mlir::rlx::buildMeanRstd(OpBuilder &b, Location loc,
+                                   const NormDomain &domain, double eps) {
+  Value x = domain.x;
+  AffineMap id = domain.identityMap(), stat = domain.statMap();
+  Value inv = buildInverseCount(b, loc, domain);
 
   // s1 = sum(x)
-  Value s1 = buildSum(b, loc, x, reduced);
+  Value s1 = buildSum(b, loc, x, domain.reduced);
   // s2 = sum((x - s1/n)^2)
   Value s2 = buildSums(
-      b, loc, x, reduced, {x, s1}, {id, stat}, 1,
+      b, loc, x, domain.reduced, {{x, id}, {s1, stat}}, 1,
       [&](OpBuilder &nb, Location nloc, ValueRange args) {
         Value mean = arith::MulFOp::create(nb, nloc, args[1], inv);
         Value d = arith::SubFOp::create(nb, nloc, args[0], mean);
         return SmallVector<Value>{arith::MulFOp::create(nb, nloc, d, d)};
       })[0];
   // mean = s1/n, rstd = rsqrt(s2/n + eps)
-  SmallVector<OpFoldResult> sizes = keptSizes(b, loc, x, reduced);
-  AffineMap statId = b.getMultiDimIdentityMap(sizes.size());
+  SmallVector<OpFoldResult> sizes = sizesWithout(b, loc, x, domain.reduced);
+  AffineMap row = b.getMultiDimIdentityMap(sizes.size());
   SmallVector<Value> stats = buildParallel(
-      b, loc, sizes, e, {s1, s2}, {statId, statId}, 2,
+      b, loc, sizes, domain.elementType(), {{s1, row}, {s2, row}}, 2,
       [&](OpBuilder &nb, Location nloc, ValueRange args) {
         Value mean = arith::MulFOp::create(nb, nloc, args[0], inv);
         return SmallVector<Value>{mean, buildRstd(nb, nloc, args[1], inv, eps)};
@@ -141,23 +108,21 @@ NormStats mlir::rlx::buildMeanRstd(OpBuilder &b, Location loc, Value x,
   return {stats[0], stats[1], inv};
 }
 
-NormStats mlir::rlx::buildRmsRstd(OpBuilder &b, Location loc, Value x,
-                                  ArrayRef<int64_t> reduced, double eps) {
-  auto type = cast<RankedTensorType>(x.getType());
-  int64_t rank = type.getRank();
-  Type e = type.getElementType();
-  Value inv = buildInverseCount(b, loc, x, reduced, e);
+NormStats mlir::rlx::buildRmsRstd(OpBuilder &b, Location loc,
+                                  const NormDomain &domain, double eps) {
+  Value x = domain.x;
+  Value inv = buildInverseCount(b, loc, domain);
   // s = sum(x^2)
-  Value s = buildSums(b, loc, x, reduced, {x}, {b.getMultiDimIdentityMap(rank)},
+  Value s = buildSums(b, loc, x, domain.reduced, {{x, domain.identityMap()}},
                       1, [](OpBuilder &nb, Location nloc, ValueRange args) {
                         return SmallVector<Value>{
                             arith::MulFOp::create(nb, nloc, args[0], args[0])};
                       })[0];
   // rstd = rsqrt(s/n + eps)
-  SmallVector<OpFoldResult> sizes = keptSizes(b, loc, x, reduced);
+  SmallVector<OpFoldResult> sizes = sizesWithout(b, loc, x, domain.reduced);
   Value rstd =
-      buildParallel(b, loc, sizes, e, {s},
-                    {b.getMultiDimIdentityMap(sizes.size())}, 1,
+      buildParallel(b, loc, sizes, domain.elementType(),
+                    {{s, b.getMultiDimIdentityMap(sizes.size())}}, 1,
                     [&](OpBuilder &nb, Location nloc, ValueRange args) {
                       return SmallVector<Value>{
                           buildRstd(nb, nloc, args[0], inv, eps)};
@@ -183,7 +148,7 @@ static SmallVector<ReassociationIndices> groupReassociation(int64_t rank,
 Value mlir::rlx::expandGroups(OpBuilder &b, Location loc, Value tensor,
                               int64_t dim, int64_t groups) {
   auto type = cast<RankedTensorType>(tensor.getType());
-  SmallVector<OpFoldResult> sizes = mixedSizes(b, loc, tensor);
+  SmallVector<OpFoldResult> sizes = tensor::getMixedSizes(b, loc, tensor);
   SmallVector<OpFoldResult> outSizes;
   SmallVector<int64_t> shape;
   for (int64_t d = 0, e = type.getRank(); d < e; ++d) {
@@ -218,16 +183,13 @@ Value mlir::rlx::collapseGroups(OpBuilder &b, Location loc, Value tensor,
                                          groupReassociation(rank, dim));
 }
 
-AffineMap mlir::rlx::keepDimsMap(MLIRContext *ctx, int64_t rank,
-                                 ArrayRef<int64_t> kept) {
-  return dropDimsMap(ctx, rank, otherDims(rank, kept));
-}
-
-SmallVector<int64_t> mlir::rlx::otherDims(int64_t rank,
-                                          ArrayRef<int64_t> kept) {
-  SmallVector<int64_t> dims;
-  for (int64_t d = 0; d < rank; ++d)
-    if (!llvm::is_contained(kept, d))
-      dims.push_back(d);
-  return dims;
+GroupViews mlir::rlx::expandGroupViews(OpBuilder &b, Location loc,
+                                       int64_t groups, ValueRange xLike,
+                                       ValueRange params) {
+  GroupViews views;
+  for (Value v : xLike)
+    views.xLike.push_back(expandGroups(b, loc, v, 1, groups));
+  for (Value v : params)
+    views.params.push_back(expandGroups(b, loc, v, 0, groups));
+  return views;
 }

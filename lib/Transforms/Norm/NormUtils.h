@@ -6,17 +6,45 @@
 // - A normalisation runs over an iteration *domain* (a tensor's shape) in
 //   which some dims are *reduced*: the last dim for layer/rms norm, and
 //   (C/G, H, W) of the [N, G, C/G, H, W] view for group norm. Statistics are
-//   tensors over the kept dims.
+//   tensors over the kept dims; gamma and beta are read through the
+//   *parameter* dims (the last dim, or (G, C/G)).
 // - Each statistic pass is one linalg.generic whatever the tensor sizes; sums
-//   that read the same inputs are fused into one multi-output reduction.
+//   that read the same inputs are fused into one multi-output reduction
+//   (buildSums, Common/Builders.h).
 //
 //===----------------------------------------------------------------------===//
-#ifndef RLX_LIB_TRANSFORMS_NORMUTILS_H
-#define RLX_LIB_TRANSFORMS_NORMUTILS_H
+#ifndef RLX_LIB_TRANSFORMS_NORM_NORMUTILS_H
+#define RLX_LIB_TRANSFORMS_NORM_NORMUTILS_H
 
-#include "Common/BuildUtils.h"
+#include "Common/Builders.h"
 
 namespace mlir::rlx {
+
+/// The iteration domain of a norm rewrite: the (possibly group-viewed) x,
+/// the dims its statistics reduce, and the dims gamma/beta are read through.
+struct NormDomain {
+  Value x;
+  SmallVector<int64_t> reduced;
+  SmallVector<unsigned> paramDims;
+
+  int64_t rank() const;
+  Type elementType() const;
+  /// The identity map of the domain.
+  AffineMap identityMap() const;
+  /// The map of a statistic (the domain without `reduced`).
+  AffineMap statMap() const;
+  /// The map of gamma/beta (the domain onto `paramDims`).
+  AffineMap paramMap() const;
+  /// Every dim but `paramDims`: what a parameter gradient sums over.
+  SmallVector<int64_t> nonParamDims() const;
+};
+
+/// Layer/rms norm: x itself, statistics over the last dim, gamma/beta on it.
+NormDomain rowNormDomain(Value x);
+
+/// The [N, G, C/G, H, W] view of group norm: statistics over (2, 3, 4),
+/// parameters on (1, 2).
+NormDomain groupNormDomain(Value xView);
 
 /// Statistics of a normalisation, shaped like the domain without its reduced
 /// dims.
@@ -29,48 +57,23 @@ struct NormStats {
   Value invCount;
 };
 
-/// 1/n for n the product of `dims` of `tensor`, as a scalar of `type`: a
-/// constant when those dims are static, tensor.dim arithmetic otherwise.
-Value buildInverseCount(OpBuilder &b, Location loc, Value tensor,
-                        ArrayRef<int64_t> dims, Type type);
-
-/// The sizes of `domain` without the dims in `reduced`.
-SmallVector<OpFoldResult> keptSizes(OpBuilder &b, Location loc, Value domain,
-                                    ArrayRef<int64_t> reduced);
-
-/// One linalg.generic over `domain`'s shape that sums, per kept index,
-/// `numSums` terms computed by `terms` from the block arguments of `inputs`
-/// (read through `maps`). Returns the sums: zero-initialised tensors shaped
-/// like `domain` without `reduced`.
-SmallVector<Value> buildSums(OpBuilder &b, Location loc, Value domain,
-                             ArrayRef<int64_t> reduced, ValueRange inputs,
-                             ArrayRef<AffineMap> maps, unsigned numSums,
-                             GenericBody terms);
-
-/// An all-parallel linalg.generic over `sizes` reading `inputs` through `maps`
-/// and producing `numResults` tensors of `sizes` and `elementType`.
-SmallVector<Value> buildParallel(OpBuilder &b, Location loc,
-                                 ArrayRef<OpFoldResult> sizes,
-                                 Type elementType, ValueRange inputs,
-                                 ArrayRef<AffineMap> maps, unsigned numResults,
-                                 GenericBody body);
-
-/// sum of `tensor` over its `reduced` dims (one zero-filled reduction).
-Value buildSum(OpBuilder &b, Location loc, Value tensor,
-               ArrayRef<int64_t> reduced);
+/// 1/n for n the number of elements of the domain's reduced dims, as a
+/// scalar of its element type: a constant when those dims are static,
+/// tensor.dim arithmetic otherwise.
+Value buildInverseCount(OpBuilder &b, Location loc, const NormDomain &domain);
 
 /// The scalar rsqrt(sum * invCount + eps), inside a generic body.
 Value buildRstd(OpBuilder &b, Location loc, Value sum, Value invCount,
                 double eps);
 
 /// mean = sum(x)/n, var = sum((x - mean)^2)/n (two passes, biased),
-/// rstd = rsqrt(var + eps) over the `reduced` dims of `x`.
-NormStats buildMeanRstd(OpBuilder &b, Location loc, Value x,
-                        ArrayRef<int64_t> reduced, double eps);
+/// rstd = rsqrt(var + eps) over the reduced dims of the domain.
+NormStats buildMeanRstd(OpBuilder &b, Location loc, const NormDomain &domain,
+                        double eps);
 
-/// rstd = rsqrt(sum(x^2)/n + eps) over the `reduced` dims of `x`.
-NormStats buildRmsRstd(OpBuilder &b, Location loc, Value x,
-                       ArrayRef<int64_t> reduced, double eps);
+/// rstd = rsqrt(sum(x^2)/n + eps) over the reduced dims of the domain.
+NormStats buildRmsRstd(OpBuilder &b, Location loc, const NormDomain &domain,
+                       double eps);
 
 /// Splits dim `dim` (size C) of `tensor` into [groups, C/groups]
 /// (tensor.expand_shape; a dynamic C gives a dynamic C/groups).
@@ -80,13 +83,15 @@ Value expandGroups(OpBuilder &b, Location loc, Value tensor, int64_t dim,
 /// The inverse of expandGroups: merges dims `dim` and `dim + 1`.
 Value collapseGroups(OpBuilder &b, Location loc, Value tensor, int64_t dim);
 
-/// The map of the domain (rank `rank`) onto the dims in `kept`, in order
-/// (e.g. gamma's map).
-AffineMap keepDimsMap(MLIRContext *ctx, int64_t rank, ArrayRef<int64_t> kept);
-
-/// All dims of a rank-`rank` domain except those in `kept`.
-SmallVector<int64_t> otherDims(int64_t rank, ArrayRef<int64_t> kept);
+/// The group-norm views of x-shaped tensors ([N, C, H, W] -> [N, G, C/G, H,
+/// W]) and parameters ([C] -> [G, C/G]), in that order.
+struct GroupViews {
+  SmallVector<Value> xLike;
+  SmallVector<Value> params;
+};
+GroupViews expandGroupViews(OpBuilder &b, Location loc, int64_t groups,
+                            ValueRange xLike, ValueRange params);
 
 } // namespace mlir::rlx
 
-#endif // RLX_LIB_TRANSFORMS_NORMUTILS_H
+#endif // RLX_LIB_TRANSFORMS_NORM_NORMUTILS_H

@@ -14,7 +14,7 @@
 // and select the value away where the index was out of range.
 //
 //===----------------------------------------------------------------------===//
-#include "Common/BuildUtils.h"
+#include "Common/Builders.h"
 #include "Common/PatternGlue.h"
 #include "Pool/PoolUtils.h"
 
@@ -83,7 +83,6 @@ decomposeMaxPool2dBackward(RewriterBase &rewriter, MaxPool2dBackwardOp op,
   bindDims(ctx, d0, d1, d2, d3, d4, d5);
   AffineMap windowMap = AffineMap::get(6, 0, {d4, d5}, ctx);
   AffineMap outerMap = AffineMap::get(6, 0, {d0, d1, d2, d3}, ctx);
-  SmallVector<utils::IteratorType> iterators = iteratorTypes(6, {4, 5});
 
   // 1. (max, argmax) of every window, the argmax as kh*kW + kw (-1: none yet).
   Value window =
@@ -96,11 +95,11 @@ decomposeMaxPool2dBackward(RewriterBase &rewriter, MaxPool2dBackwardOp op,
                                                               i64, -1)},
                       ValueRange{emptyLike(rewriter, loc, dy, i64)})
                       .getResult(0);
-  auto argmax = linalg::GenericOp::create(
-      rewriter, loc, TypeRange{maxInit.getType(), argInit.getType()},
-      ValueRange{window}, ValueRange{maxInit, argInit},
-      {windowMap, outerMap, outerMap}, iterators,
-      [&](OpBuilder &b, Location l, ValueRange args) {
+  // Loops (n, c, ho, wo, kh, kw); kh and kw reduce (no output uses them).
+  SmallVector<Value> argmax = buildGeneric(
+      rewriter, loc, {{window, windowMap}},
+      {{maxInit, outerMap}, {argInit, outerMap}},
+      [&](OpBuilder &b, Location l, ValueRange args) -> SmallVector<Value> {
         IndexMath m{b, l};
         Value acc = args[1], best = args[2];
         Value kh = m.index(4), kw = m.index(5);
@@ -137,10 +136,9 @@ decomposeMaxPool2dBackward(RewriterBase &rewriter, MaxPool2dBackwardOp op,
             arith::ConstantIntOp::create(b, l, i64, 0));
         Value take = m.both(
             inBounds, m.either(none, m.select(vNan, nanWins, numWins)));
-        linalg::YieldOp::create(
-            b, l, ValueRange{m.select(take, v, acc), m.select(take, idx, best)});
+        return {m.select(take, v, acc), m.select(take, idx, best)};
       });
-  Value best = argmax.getResult(1);
+  Value best = argmax[1];
 
   // 2. dx: position (h, w) sits at (h + pH, w + pW) of the padded input; the
   // windows containing it are ho = (h + pH)/sH - (A-1) + a for a < A =
@@ -151,10 +149,10 @@ decomposeMaxPool2dBackward(RewriterBase &rewriter, MaxPool2dBackwardOp op,
   Value span = tensor::EmptyOp::create(
       rewriter, loc, ArrayRef<int64_t>{spanH, spanW}, rewriter.getI1Type());
   Value dxInit = filledLike(rewriter, loc, x, 0.0);
-  auto dx = linalg::GenericOp::create(
-      rewriter, loc, TypeRange{dxInit.getType()}, ValueRange{span},
-      ValueRange{dxInit}, {windowMap, outerMap}, iterators,
-      [&](OpBuilder &b, Location l, ValueRange args) {
+  // Loops (n, c, h, w, a, b); a and b reduce.
+  Value dx = buildGeneric(
+      rewriter, loc, {{span, windowMap}}, {{dxInit, outerMap}},
+      [&](OpBuilder &b, Location l, ValueRange args) -> SmallVector<Value> {
         IndexMath m{b, l};
         Value acc = args[1];
         // The window index along one axis and the offset of the position
@@ -183,12 +181,9 @@ decomposeMaxPool2dBackward(RewriterBase &rewriter, MaxPool2dBackwardOp op,
         Value hit = m.both(valid, arith::CmpIOp::create(
                                       b, l, arith::CmpIPredicate::eq, winner,
                                       idx));
-        linalg::YieldOp::create(
-            b, l,
-            ValueRange{m.select(hit, arith::AddFOp::create(b, l, acc, g),
-                                acc)});
-      });
-  return SmallVector<Value>{dx.getResult(0)};
+        return {m.select(hit, arith::AddFOp::create(b, l, acc, g), acc)};
+      })[0];
+  return SmallVector<Value>{dx};
 }
 
 using PoolDecompositions = DecompositionList<

@@ -5,7 +5,7 @@
 // makes its maximum NaN, as in PyTorch.
 //
 //===----------------------------------------------------------------------===//
-#include "Common/BuildUtils.h"
+#include "Common/Builders.h"
 #include "Common/PatternGlue.h"
 #include "Pool/PoolUtils.h"
 
@@ -88,7 +88,7 @@ lowerMaxPool2d(RewriterBase &rewriter, MaxPool2dOp op,
   }
   auto resultType = RankedTensorType::get(shape, elemType);
   Value init =
-      filled(rewriter, loc, emptyOf(rewriter, loc, resultType, dynamicSizes),
+      filled(rewriter, loc, tensor::EmptyOp::create(rewriter, loc, resultType, dynamicSizes),
              lowest);
   Value window = tensor::EmptyOp::create(rewriter, loc, kernel, elemType);
   auto pool = linalg::PoolingNchwMaxOp::create(

@@ -1,6 +1,6 @@
 //===- PoolUtils.h - shared by the max-pool lowering and gradient -*- C++ -*-===//
-#ifndef RLX_LIB_TRANSFORMS_POOLUTILS_H
-#define RLX_LIB_TRANSFORMS_POOLUTILS_H
+#ifndef RLX_LIB_TRANSFORMS_POOL_POOLUTILS_H
+#define RLX_LIB_TRANSFORMS_POOL_POOLUTILS_H
 
 #include "mlir/IR/PatternMatch.h"
 
@@ -21,4 +21,4 @@ inline LogicalResult checkPoolGeometry(RewriterBase &rewriter, Operation *op,
 
 } // namespace mlir::rlx
 
-#endif // RLX_LIB_TRANSFORMS_POOLUTILS_H
+#endif // RLX_LIB_TRANSFORMS_POOL_POOLUTILS_H

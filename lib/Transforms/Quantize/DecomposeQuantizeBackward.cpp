@@ -14,7 +14,7 @@
 // of the largest element.
 //
 //===----------------------------------------------------------------------===//
-#include "Common/BuildUtils.h"
+#include "Common/Builders.h"
 #include "Common/PatternGlue.h"
 #include "Quantize/QuantizeUtils.h"
 

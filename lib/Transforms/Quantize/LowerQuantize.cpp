@@ -6,7 +6,7 @@
 //   s = max|x| / qmax,  y = (s == 0) ? x : clamp(roundeven(x/s), -qmax, qmax) * s
 //
 //===----------------------------------------------------------------------===//
-#include "Common/BuildUtils.h"
+#include "Common/Builders.h"
 #include "Common/PatternGlue.h"
 #include "Quantize/QuantizeUtils.h"
 

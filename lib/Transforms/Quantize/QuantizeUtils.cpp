@@ -1,7 +1,7 @@
 //===- QuantizeUtils.cpp - fake-quantisation scale, shared ----------------===//
 #include "Quantize/QuantizeUtils.h"
 
-#include "Common/BuildUtils.h"
+#include "Common/Builders.h"
 
 #include "RlxAD/Dialect/Rlx/IR/RlxShapes.h"
 #include "mlir/Dialect/Arith/IR/Arith.h"
@@ -38,8 +38,10 @@ AbsMax mlir::rlx::buildAbsMax(OpBuilder &b, Location loc, Value x,
     if (d != axis)
       result.reducedDims.push_back(d);
   // m = max(m, |x|), m initially 0.
+  AffineMap id =
+      b.getMultiDimIdentityMap(cast<ShapedType>(x.getType()).getRank());
   result.value =
-      buildReduction(b, loc, x, result.reducedDims, {}, {0.0},
+      buildReduction(b, loc, x, result.reducedDims, {{x, id}}, {0.0},
                      [](OpBuilder &nb, Location nloc,
                         ValueRange args) -> SmallVector<Value> {
                        Value a = math::AbsFOp::create(nb, nloc, args[0]);

@@ -5,8 +5,8 @@
 //   s = max|x| / qmax   per tensor, or per channel along `axis`
 //
 //===----------------------------------------------------------------------===//
-#ifndef RLX_LIB_TRANSFORMS_QUANTIZEUTILS_H
-#define RLX_LIB_TRANSFORMS_QUANTIZEUTILS_H
+#ifndef RLX_LIB_TRANSFORMS_QUANTIZE_QUANTIZEUTILS_H
+#define RLX_LIB_TRANSFORMS_QUANTIZE_QUANTIZEUTILS_H
 
 #include "mlir/IR/Builders.h"
 #include "mlir/IR/PatternMatch.h"
@@ -44,4 +44,4 @@ Value buildScale(OpBuilder &b, Location loc, Value absMax, int64_t bits);
 
 } // namespace mlir::rlx
 
-#endif // RLX_LIB_TRANSFORMS_QUANTIZEUTILS_H
+#endif // RLX_LIB_TRANSFORMS_QUANTIZE_QUANTIZEUTILS_H

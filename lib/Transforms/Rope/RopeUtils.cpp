@@ -1,7 +1,7 @@
 //===- RopeUtils.cpp - the rotary-embedding rotation, shared --------------===//
 #include "Rope/RopeUtils.h"
 
-#include "Common/BuildUtils.h"
+#include "Common/Builders.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/Linalg/IR/Linalg.h"

@@ -4,8 +4,8 @@
 // rewrites build it here.
 //
 //===----------------------------------------------------------------------===//
-#ifndef RLX_LIB_TRANSFORMS_ROPEUTILS_H
-#define RLX_LIB_TRANSFORMS_ROPEUTILS_H
+#ifndef RLX_LIB_TRANSFORMS_ROPE_ROPEUTILS_H
+#define RLX_LIB_TRANSFORMS_ROPE_ROPEUTILS_H
 
 #include "mlir/IR/Builders.h"
 #include "mlir/IR/PatternMatch.h"
@@ -33,4 +33,4 @@ Value buildRopeRotation(OpBuilder &b, Location loc, Value x, Value cos,
 
 } // namespace mlir::rlx
 
-#endif // RLX_LIB_TRANSFORMS_ROPEUTILS_H
+#endif // RLX_LIB_TRANSFORMS_ROPE_ROPEUTILS_H

@@ -22,7 +22,7 @@
 // cache and an inner reverse loop); that IR does not depend on L.
 //
 //===----------------------------------------------------------------------===//
-#include "Common/BuildUtils.h"
+#include "Common/Builders.h"
 #include "Common/PatternGlue.h"
 #include "Scan/ScanUtils.h"
 

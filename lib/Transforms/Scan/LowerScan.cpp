@@ -13,7 +13,7 @@
 //                    traj[k] = c
 //
 //===----------------------------------------------------------------------===//
-#include "Common/BuildUtils.h"
+#include "Common/Builders.h"
 #include "Common/PatternGlue.h"
 #include "Scan/ScanUtils.h"
 

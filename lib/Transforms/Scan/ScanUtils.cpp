@@ -1,7 +1,7 @@
 //===- ScanUtils.cpp - helpers shared by the scan lowering and gradients --===//
 #include "Scan/ScanUtils.h"
 
-#include "Common/BuildUtils.h"
+#include "Common/Builders.h"
 
 #include "RlxAD/Dialect/Rlx/IR/RlxScanOps.h"
 #include "mlir/Dialect/Arith/IR/Arith.h"
@@ -37,7 +37,7 @@ Value mlir::rlx::extractRow(OpBuilder &b, Location loc, Value stacked,
   int64_t rank = type.getRank();
   SmallVector<OpFoldResult> offsets(rank, b.getIndexAttr(0));
   offsets[0] = index;
-  SmallVector<OpFoldResult> sizes = mixedSizes(b, loc, stacked);
+  SmallVector<OpFoldResult> sizes = tensor::getMixedSizes(b, loc, stacked);
   sizes[0] = b.getIndexAttr(1);
   SmallVector<OpFoldResult> strides(rank, b.getIndexAttr(1));
   auto sliceType = RankedTensorType::get(type.getShape().drop_front(),
@@ -55,7 +55,7 @@ Value mlir::rlx::insertRow(OpBuilder &b, Location loc, Value row,
   SmallVector<OpFoldResult> offsets(rank, b.getIndexAttr(0));
   offsets[0] = index;
   SmallVector<OpFoldResult> sizes{b.getIndexAttr(1)};
-  llvm::append_range(sizes, mixedSizes(b, loc, row));
+  llvm::append_range(sizes, tensor::getMixedSizes(b, loc, row));
   SmallVector<OpFoldResult> strides(rank, b.getIndexAttr(1));
   return tensor::InsertSliceOp::create(b, loc, row, stacked, offsets, sizes,
                                        strides);
@@ -64,7 +64,7 @@ Value mlir::rlx::insertRow(OpBuilder &b, Location loc, Value row,
 Value mlir::rlx::emptyStacked(OpBuilder &b, Location loc, int64_t rows,
                               Value like) {
   SmallVector<OpFoldResult> sizes{b.getIndexAttr(rows)};
-  llvm::append_range(sizes, mixedSizes(b, loc, like));
+  llvm::append_range(sizes, tensor::getMixedSizes(b, loc, like));
   return tensor::EmptyOp::create(
       b, loc, sizes, cast<ShapedType>(like.getType()).getElementType());
 }

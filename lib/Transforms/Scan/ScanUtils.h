@@ -5,8 +5,8 @@
 // into a loop body) and move rows in and out of stacked [rows, ...] tensors.
 //
 //===----------------------------------------------------------------------===//
-#ifndef RLX_LIB_TRANSFORMS_SCANUTILS_H
-#define RLX_LIB_TRANSFORMS_SCANUTILS_H
+#ifndef RLX_LIB_TRANSFORMS_SCAN_SCANUTILS_H
+#define RLX_LIB_TRANSFORMS_SCAN_SCANUTILS_H
 
 #include "mlir/IR/Builders.h"
 #include "mlir/IR/OpDefinition.h"
@@ -48,4 +48,4 @@ Value buildSegmentBegin(OpBuilder &b, Location loc, Value j, int64_t length,
 
 } // namespace mlir::rlx
 
-#endif // RLX_LIB_TRANSFORMS_SCANUTILS_H
+#endif // RLX_LIB_TRANSFORMS_SCAN_SCANUTILS_H

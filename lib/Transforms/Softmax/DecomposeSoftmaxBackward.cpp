@@ -7,7 +7,7 @@
 //   dlogits[n, c] = (exp(l - m[n]) / s[n] - (c == labels[n])) * d_loss[n]
 //
 //===----------------------------------------------------------------------===//
-#include "Common/BuildUtils.h"
+#include "Common/Builders.h"
 #include "Common/PatternGlue.h"
 #include "Softmax/SoftmaxUtils.h"
 

@@ -5,7 +5,7 @@
 // generic that combines them.
 //
 //===----------------------------------------------------------------------===//
-#include "Common/BuildUtils.h"
+#include "Common/Builders.h"
 #include "Common/PatternGlue.h"
 #include "Softmax/SoftmaxUtils.h"
 
@@ -28,16 +28,7 @@ lowerSoftmax(RewriterBase &rewriter, SoftmaxOp op, const LoweringOptions &) {
       normalizeAxis(op.getAxis(), op.getX().getType().getRank());
   if (!axis)
     return rewriter.notifyMatchFailure(op, "axis is out of range");
-  Location loc = op.getLoc();
-  Value m = buildMaxOverAxis(rewriter, loc, x, *axis);
-  Value s = buildSumExpOverAxis(rewriter, loc, x, m, *axis);
-  Value y = buildBroadcastElementwise(
-      rewriter, loc, {x}, {m, s}, {*axis},
-      [](OpBuilder &b, Location l, ValueRange args) -> Value {
-        return arith::DivFOp::create(b, l,
-                                     buildShiftedExp(b, l, args[0], args[1]),
-                                     args[2]);
-      });
+  Value y = buildSoftmax(rewriter, op.getLoc(), x, *axis);
   return SmallVector<Value>{y};
 }
 
@@ -54,8 +45,11 @@ lowerSoftmaxCrossEntropy(RewriterBase &rewriter, SoftmaxCrossEntropyOp op,
   Location loc = op.getLoc();
   Value logits = op.getLogits();
   Value m = buildMaxOverAxis(rewriter, loc, logits, 1);
+  AffineMap id = rewriter.getMultiDimIdentityMap(2);
+  AffineMap row = id.dropResults(1);
   SmallVector<Value> sumAndPick = buildReduction(
-      rewriter, loc, logits, {1}, {m, op.getLabels()}, {0.0, 0.0},
+      rewriter, loc, logits, {1}, {{logits, id}, {m, row}, {op.getLabels(), row}},
+      {0.0, 0.0},
       [](OpBuilder &b, Location l, ValueRange args) -> SmallVector<Value> {
         Value e = buildShiftedExp(b, l, args[0], args[1]);
         Value isLabel = buildIsLabel(b, l, 1, args[2]);

@@ -1,7 +1,7 @@
 //===- SoftmaxUtils.cpp - softmax statistics shared by the rewrites -------===//
 #include "Softmax/SoftmaxUtils.h"
 
-#include "Common/BuildUtils.h"
+#include "Common/Builders.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/Linalg/IR/Linalg.h"
@@ -20,8 +20,10 @@ Value mlir::rlx::buildShiftedExp(OpBuilder &b, Location loc, Value x,
 Value mlir::rlx::buildMaxOverAxis(OpBuilder &b, Location loc, Value x,
                                   int64_t axis) {
   // m = max(m, x), m initially -inf.
+  AffineMap id =
+      b.getMultiDimIdentityMap(cast<ShapedType>(x.getType()).getRank());
   return buildReduction(
-      b, loc, x, {axis}, {}, {-std::numeric_limits<double>::infinity()},
+      b, loc, x, {axis}, {{x, id}}, {-std::numeric_limits<double>::infinity()},
       [](OpBuilder &nb, Location nloc, ValueRange args) -> SmallVector<Value> {
         return {arith::MaximumFOp::create(nb, nloc, args[0], args[1])};
       })[0];
@@ -30,12 +32,26 @@ Value mlir::rlx::buildMaxOverAxis(OpBuilder &b, Location loc, Value x,
 Value mlir::rlx::buildSumExpOverAxis(OpBuilder &b, Location loc, Value x,
                                      Value m, int64_t axis) {
   // s += exp(x - m), s initially 0.
+  AffineMap id =
+      b.getMultiDimIdentityMap(cast<ShapedType>(x.getType()).getRank());
   return buildReduction(
-      b, loc, x, {axis}, {m}, {0.0},
+      b, loc, x, {axis}, {{x, id}, {m, id.dropResults(axis)}}, {0.0},
       [](OpBuilder &nb, Location nloc, ValueRange args) -> SmallVector<Value> {
         Value e = buildShiftedExp(nb, nloc, args[0], args[1]);
         return {arith::AddFOp::create(nb, nloc, args[2], e)};
       })[0];
+}
+
+Value mlir::rlx::buildSoftmax(OpBuilder &b, Location loc, Value x,
+                              int64_t axis) {
+  Value m = buildMaxOverAxis(b, loc, x, axis);
+  Value s = buildSumExpOverAxis(b, loc, x, m, axis);
+  return buildBroadcastElementwise(
+      b, loc, {x}, {m, s}, {axis},
+      [](OpBuilder &nb, Location nloc, ValueRange args) -> Value {
+        return arith::DivFOp::create(
+            nb, nloc, buildShiftedExp(nb, nloc, args[0], args[1]), args[2]);
+      });
 }
 
 Value mlir::rlx::buildIsLabel(OpBuilder &b, Location loc, int64_t dim,

@@ -1,13 +1,13 @@
 //===- SoftmaxUtils.h - softmax statistics shared by the rewrites -*- C++ -*-===//
 //
 // The row statistics of a max-subtracted softmax, shared by the softmax and
-// cross-entropy lowerings and the cross-entropy gradient:
+// cross-entropy lowerings, the cross-entropy gradient and attention:
 //
-//   m = max_axis(x),   s = sum_axis(exp(x - m))
+//   m = max_axis(x),   s = sum_axis(exp(x - m)),   y = exp(x - m) / s
 //
 //===----------------------------------------------------------------------===//
-#ifndef RLX_LIB_TRANSFORMS_SOFTMAXUTILS_H
-#define RLX_LIB_TRANSFORMS_SOFTMAXUTILS_H
+#ifndef RLX_LIB_TRANSFORMS_SOFTMAX_SOFTMAXUTILS_H
+#define RLX_LIB_TRANSFORMS_SOFTMAX_SOFTMAXUTILS_H
 
 #include "mlir/IR/Builders.h"
 
@@ -20,6 +20,10 @@ Value buildMaxOverAxis(OpBuilder &b, Location loc, Value x, int64_t axis);
 Value buildSumExpOverAxis(OpBuilder &b, Location loc, Value x, Value m,
                           int64_t axis);
 
+/// y = exp(x - m) / s along `axis`: the two reductions above and one
+/// broadcasting elementwise generic.
+Value buildSoftmax(OpBuilder &b, Location loc, Value x, int64_t axis);
+
 /// exp(x - m) for scalars.
 Value buildShiftedExp(OpBuilder &b, Location loc, Value x, Value m);
 
@@ -30,4 +34,4 @@ Value buildIsLabel(OpBuilder &b, Location loc, int64_t dim, Value label);
 
 } // namespace mlir::rlx
 
-#endif // RLX_LIB_TRANSFORMS_SOFTMAXUTILS_H
+#endif // RLX_LIB_TRANSFORMS_SOFTMAX_SOFTMAXUTILS_H
