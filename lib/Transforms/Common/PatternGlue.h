@@ -6,9 +6,16 @@
 //   decomposeFooBackward(RewriterBase &rewriter, FooBackwardOp op,
 //                        const DecompositionOptions &options);
 //
-// that checks every precondition *before* creating IR (returning
+// that checks its preconditions *before* creating IR (returning
 // rewriter.notifyMatchFailure(op, "<reason a user understands>")) and returns
-// the replacement values. The templates below turn it into a rewrite pattern
+// the replacement values.
+//
+// Guard policy: a rewrite trusts the verifier for everything the verifier
+// checks (ranks, attribute values, axes, static geometry, static
+// divisibility) and never re-checks it; it checks only the limits of the
+// rewrite itself (element types other than f32/f64, dims it needs static).
+// Relations between dynamic dims are checked at run time (rlx-check-shapes),
+// not by pattern code. The templates below turn it into a rewrite pattern
 // (for the passes and populate*Patterns) and into the op's
 // linalg::AggregatedOpInterface::decomposeOperation, so every path runs the
 // same code. Forward lowerings use the same shape with LoweringOptions.

@@ -160,14 +160,12 @@ mlir::rlx::rewriteCumsum(RewriterBase &rewriter, Operation *op, Value x,
   if (failed(checkF32OrF64(rewriter, op)))
     return failure();
   auto type = cast<RankedTensorType>(x.getType());
-  std::optional<int64_t> dim = normalizeAxis(axis, type.getRank());
-  if (!dim)
-    return rewriter.notifyMatchFailure(op, "'axis' is out of range");
-  int64_t length = type.getDimSize(*dim);
+  int64_t dim = verifiedAxis(axis, type.getRank());
+  int64_t length = type.getDimSize(dim);
   Location loc = op->getLoc();
   if (!ShapedType::isDynamic(length) && length <= matrixMaxLength)
     return SmallVector<Value>{
-        buildMatrixCumsum(rewriter, loc, x, *dim, exclusive, reverse)};
+        buildMatrixCumsum(rewriter, loc, x, dim, exclusive, reverse)};
   return SmallVector<Value>{
-      buildScanCumsum(rewriter, loc, x, *dim, exclusive, reverse)};
+      buildScanCumsum(rewriter, loc, x, dim, exclusive, reverse)};
 }

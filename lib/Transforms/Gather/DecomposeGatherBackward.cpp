@@ -38,10 +38,7 @@ decomposeGatherBackward(RewriterBase &rewriter, GatherBackwardOp op,
   auto dyType = cast<RankedTensorType>(dy.getType());
   int64_t rank = resultType.getRank();
   int64_t k = cast<RankedTensorType>(indices.getType()).getRank();
-  std::optional<int64_t> axis = normalizeAxis(op.getAxis(), rank);
-  if (!axis)
-    return rewriter.notifyMatchFailure(op, "'axis' is out of range");
-  int64_t a = *axis;
+  int64_t a = verifiedAxis(op.getAxis(), rank);
   int64_t length = resultType.getDimSize(a);
   if (ShapedType::isDynamic(length))
     return rewriter.notifyMatchFailure(op, [&](Diagnostic &diag) {

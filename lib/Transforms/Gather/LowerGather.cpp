@@ -33,10 +33,7 @@ lowerGather(RewriterBase &rewriter, GatherOp op, const LoweringOptions &) {
   auto tableType = cast<RankedTensorType>(table.getType());
   int64_t tableRank = tableType.getRank();
   int64_t k = cast<RankedTensorType>(indices.getType()).getRank();
-  std::optional<int64_t> axis = normalizeAxis(op.getAxis(), tableRank);
-  if (!axis)
-    return rewriter.notifyMatchFailure(op, "'axis' is out of range");
-  int64_t a = *axis, rank = tableRank - 1 + k;
+  int64_t a = verifiedAxis(op.getAxis(), tableRank), rank = tableRank - 1 + k;
 
   Location loc = op.getLoc();
   Type elementType = tableType.getElementType();

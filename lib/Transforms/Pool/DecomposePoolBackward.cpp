@@ -16,7 +16,6 @@
 //===----------------------------------------------------------------------===//
 #include "Common/Builders.h"
 #include "Common/PatternGlue.h"
-#include "Pool/PoolUtils.h"
 
 #include "RlxAD/Dialect/Rlx/IR/RlxPoolOps.h"
 #include "mlir/Dialect/Arith/IR/Arith.h"
@@ -67,8 +66,6 @@ decomposeMaxPool2dBackward(RewriterBase &rewriter, MaxPool2dBackwardOp op,
     return failure();
   ArrayRef<int64_t> kernel = op.getKernelSize(), stride = op.getStride(),
                     padding = op.getPadding();
-  if (failed(checkPoolGeometry(rewriter, op, kernel, stride, padding)))
-    return failure();
 
   Location loc = op.getLoc();
   MLIRContext *ctx = rewriter.getContext();

@@ -66,10 +66,9 @@ static Value buildSteGradient(OpBuilder &b, Location l, Ste ste, Value x,
 static FailureOr<SmallVector<Value>>
 decomposeFakeQuantizeBackward(RewriterBase &rewriter, FakeQuantizeBackwardOp op,
                               const DecompositionOptions &) {
-  std::optional<int64_t> axis;
-  if (failed(checkFakeQuantize(rewriter, op, op.getX(), op.getBits(),
-                               op.getAxis(), axis)))
+  if (failed(checkF32OrF64(rewriter, op)))
     return failure();
+  std::optional<int64_t> axis = quantizeAxis(op.getX(), op.getAxis());
   Ste ste = op.getSte();
   if (ste == Ste::identity)
     return SmallVector<Value>{op.getDy()};

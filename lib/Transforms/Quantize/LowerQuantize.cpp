@@ -20,10 +20,9 @@ using namespace mlir::rlx;
 static FailureOr<SmallVector<Value>>
 lowerFakeQuantize(RewriterBase &rewriter, FakeQuantizeOp op,
                   const LoweringOptions &) {
-  std::optional<int64_t> axis;
-  if (failed(checkFakeQuantize(rewriter, op, op.getX(), op.getBits(),
-                               op.getAxis(), axis)))
+  if (failed(checkF32OrF64(rewriter, op)))
     return failure();
+  std::optional<int64_t> axis = quantizeAxis(op.getX(), op.getAxis());
   Location loc = op.getLoc();
   double qmax = static_cast<double>(quantizeQmax(op.getBits()));
   AbsMax absMax = buildAbsMax(rewriter, loc, op.getX(), axis);

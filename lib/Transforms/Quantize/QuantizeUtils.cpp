@@ -10,21 +10,11 @@
 using namespace mlir;
 using namespace mlir::rlx;
 
-LogicalResult mlir::rlx::checkFakeQuantize(
-    RewriterBase &rewriter, Operation *op, Value x, int64_t bits,
-    std::optional<int64_t> axis, std::optional<int64_t> &normalizedAxis) {
-  if (failed(checkF32OrF64(rewriter, op)))
-    return failure();
-  if (bits != 2 && bits != 4 && bits != 8)
-    return rewriter.notifyMatchFailure(op, "bits must be 2, 4 or 8");
-  normalizedAxis = std::nullopt;
+std::optional<int64_t> mlir::rlx::quantizeAxis(Value x,
+                                               std::optional<int64_t> axis) {
   if (!axis)
-    return success();
-  normalizedAxis =
-      normalizeAxis(*axis, cast<ShapedType>(x.getType()).getRank());
-  if (!normalizedAxis)
-    return rewriter.notifyMatchFailure(op, "axis is out of range");
-  return success();
+    return std::nullopt;
+  return verifiedAxis(*axis, cast<ShapedType>(x.getType()).getRank());
 }
 
 int64_t mlir::rlx::quantizeQmax(int64_t bits) {

@@ -23,13 +23,9 @@ struct AbsMax {
   SmallVector<int64_t> reducedDims;
 };
 
-/// Checks f32/f64, bits in {2, 4, 8} and the axis (normalised into
-/// `normalizedAxis`), reporting a match failure on `op` otherwise. Creates no
-/// IR.
-LogicalResult checkFakeQuantize(RewriterBase &rewriter, Operation *op,
-                                Value x, int64_t bits,
-                                std::optional<int64_t> axis,
-                                std::optional<int64_t> &normalizedAxis);
+/// The channel axis of a (verified) fake_quantize(_backward) in [0, rank of
+/// x), or std::nullopt for per-tensor quantisation.
+std::optional<int64_t> quantizeAxis(Value x, std::optional<int64_t> axis);
 
 /// qmax = 2^(bits-1) - 1: 127, 7 or 1 for 8, 4 or 2 bits.
 int64_t quantizeQmax(int64_t bits);

@@ -5,6 +5,7 @@
 //   dx[i] = dy[i]*cos + dy[i+h]*sin,  dx[i+h] = dy[i+h]*cos - dy[i]*sin.
 //
 //===----------------------------------------------------------------------===//
+#include "Common/Builders.h"
 #include "Common/PatternGlue.h"
 #include "Rope/RopeUtils.h"
 
@@ -16,8 +17,7 @@ using namespace mlir::rlx;
 static FailureOr<SmallVector<Value>>
 decomposeRopeBackward(RewriterBase &rewriter, RopeBackwardOp op,
                       const DecompositionOptions &) {
-  if (failed(checkRope(rewriter, op, op.getDy(), op.getHeadDim(),
-                       op.getNRot())))
+  if (failed(checkF32OrF64(rewriter, op)))
     return failure();
   return SmallVector<Value>{buildRopeRotation(
       rewriter, op.getLoc(), op.getDy(), op.getCos(), op.getSin(),

@@ -5,6 +5,7 @@
 // dims >= n_rot copied.
 //
 //===----------------------------------------------------------------------===//
+#include "Common/Builders.h"
 #include "Common/PatternGlue.h"
 #include "Rope/RopeUtils.h"
 
@@ -15,8 +16,7 @@ using namespace mlir::rlx;
 
 static FailureOr<SmallVector<Value>>
 lowerRope(RewriterBase &rewriter, RopeOp op, const LoweringOptions &) {
-  if (failed(checkRope(rewriter, op, op.getX(), op.getHeadDim(),
-                       op.getNRot())))
+  if (failed(checkF32OrF64(rewriter, op)))
     return failure();
   return SmallVector<Value>{buildRopeRotation(
       rewriter, op.getLoc(), op.getX(), op.getCos(), op.getSin(),

@@ -10,21 +10,6 @@
 using namespace mlir;
 using namespace mlir::rlx;
 
-LogicalResult mlir::rlx::checkRope(RewriterBase &rewriter, Operation *op,
-                                   Value x, int64_t headDim, int64_t nRot) {
-  if (failed(checkF32OrF64(rewriter, op)))
-    return failure();
-  if (headDim <= 0)
-    return rewriter.notifyMatchFailure(op, "head_dim must be positive");
-  if (nRot < 0 || nRot > headDim || nRot % 2 != 0)
-    return rewriter.notifyMatchFailure(
-        op, "n_rot must be even and in [0, head_dim]");
-  int64_t rank = cast<ShapedType>(x.getType()).getRank();
-  if (rank != 2 && rank != 3)
-    return rewriter.notifyMatchFailure(op, "expected a rank-2 or rank-3 input");
-  return success();
-}
-
 Value mlir::rlx::buildRopeRotation(OpBuilder &b, Location loc, Value x,
                                    Value cos, Value sin, int64_t headDim,
                                    int64_t nRot, bool inverse) {

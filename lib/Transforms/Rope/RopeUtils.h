@@ -12,12 +12,6 @@
 
 namespace mlir::rlx {
 
-/// Checks what the rotation needs (f32/f64, head_dim > 0, 0 <= n_rot <=
-/// head_dim even, x of rank 2 or 3), reporting a match failure on `op`
-/// otherwise. Creates no IR.
-LogicalResult checkRope(RewriterBase &rewriter, Operation *op, Value x,
-                        int64_t headDim, int64_t nRot);
-
 /// The NeoX rotation of x ([B, S, H*D] or [S, H*D]) by cos/sin ([S, D/2]) as
 /// one linalg.generic over x's shape. With h = n_rot/2, k the last index,
 /// i = k mod D and j = i mod h:

@@ -24,11 +24,8 @@ lowerSoftmax(RewriterBase &rewriter, SoftmaxOp op, const LoweringOptions &) {
   if (failed(checkF32OrF64(rewriter, op)))
     return failure();
   Value x = op.getX();
-  std::optional<int64_t> axis =
-      normalizeAxis(op.getAxis(), op.getX().getType().getRank());
-  if (!axis)
-    return rewriter.notifyMatchFailure(op, "axis is out of range");
-  Value y = buildSoftmax(rewriter, op.getLoc(), x, *axis);
+  int64_t axis = verifiedAxis(op.getAxis(), op.getX().getType().getRank());
+  Value y = buildSoftmax(rewriter, op.getLoc(), x, axis);
   return SmallVector<Value>{y};
 }
 

@@ -52,6 +52,12 @@ inline std::optional<int64_t> normalizeAxis(int64_t axis, int64_t rank) {
   return axis < 0 ? axis + rank : axis;
 }
 
+/// The axis of a verified op in [0, rank): rewrites trust the verifier, which
+/// has checked -rank <= axis < rank.
+inline int64_t verifiedAxis(int64_t axis, int64_t rank) {
+  return axis < 0 ? axis + rank : axis;
+}
+
 } // namespace mlir::rlx
 
 #endif // RLXAD_DIALECT_RLX_IR_RLXSHAPES_H
