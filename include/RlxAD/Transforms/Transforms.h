@@ -39,76 +39,27 @@ struct LoweringOptions {
 };
 
 //===----------------------------------------------------------------------===//
-// Backward-op decompositions (rlx-decompose-backward), one per family.
+// Per family (RLX_OP_FAMILIES), defined in lib/Transforms/<Family>/:
+//
+//   populate<Family>DecompositionPatterns: the decompositions of the family's
+//     backward ops (Decompose<Family>Backward.cpp), e.g.
+//     populateNormDecompositionPatterns for layer/rms/group norm gradients;
+//   populate<Family>LoweringPatterns: the lowerings of its forward ops
+//     (Lower<Family>.cpp).
 //===----------------------------------------------------------------------===//
 
-/// relu_backward, activation_backward: closed-form derivatives.
-void populateActivationDecompositionPatterns(
-    RewritePatternSet &patterns, const DecompositionOptions &options = {});
-/// layer/rms/group norm backward (input, gamma, beta).
-void populateNormDecompositionPatterns(
-    RewritePatternSet &patterns, const DecompositionOptions &options = {});
-/// conv2d_backward_input (transposed convolution) and
-/// conv2d_backward_weight (im2col + matmul).
-void populateConvDecompositionPatterns(
-    RewritePatternSet &patterns, const DecompositionOptions &options = {});
-/// max_pool2d_backward (argmax per window, then a gather-sum per input).
-void populatePoolDecompositionPatterns(
-    RewritePatternSet &patterns, const DecompositionOptions &options = {});
-/// cumsum_backward (triangular matmul or reverse scan).
-void populateCumsumDecompositionPatterns(
-    RewritePatternSet &patterns, const DecompositionOptions &options = {});
-/// gather_backward (row accumulation loop).
-void populateGatherDecompositionPatterns(
-    RewritePatternSet &patterns, const DecompositionOptions &options = {});
-/// softmax_cross_entropy_backward.
-void populateSoftmaxDecompositionPatterns(
-    RewritePatternSet &patterns, const DecompositionOptions &options = {});
-/// fake_quantize_backward (every STE, per tensor and per channel).
-void populateQuantizeDecompositionPatterns(
-    RewritePatternSet &patterns, const DecompositionOptions &options = {});
-/// rope_backward.
-void populateRopeDecompositionPatterns(
-    RewritePatternSet &patterns, const DecompositionOptions &options = {});
-/// attention_backward (closed form, every mask kind).
-void populateAttentionDecompositionPatterns(
-    RewritePatternSet &patterns, const DecompositionOptions &options = {});
-/// scan_backward, scan_backward_xs (unrolled or scf.for).
-void populateScanDecompositionPatterns(
-    RewritePatternSet &patterns, const DecompositionOptions &options = {});
+#define RLX_FAMILY(Family)                                                     \
+  void populate##Family##DecompositionPatterns(                                \
+      RewritePatternSet &patterns, const DecompositionOptions &options = {});  \
+  void populate##Family##LoweringPatterns(RewritePatternSet &patterns,         \
+                                          const LoweringOptions &options = {});
+#include "RlxAD/Dialect/Rlx/IR/RlxFamilies.inc"
 
-/// Every family above.
+/// Every family's decompositions (what rlx-decompose-backward applies).
 void populateDecomposeBackwardPatterns(
     RewritePatternSet &patterns, const DecompositionOptions &options = {});
 
-//===----------------------------------------------------------------------===//
-// Forward-op lowerings (rlx-lower-to-linalg), one per family.
-//===----------------------------------------------------------------------===//
-
-void populateActivationLoweringPatterns(RewritePatternSet &patterns,
-                                        const LoweringOptions &options = {});
-void populateNormLoweringPatterns(RewritePatternSet &patterns,
-                                  const LoweringOptions &options = {});
-void populateConvLoweringPatterns(RewritePatternSet &patterns,
-                                  const LoweringOptions &options = {});
-void populatePoolLoweringPatterns(RewritePatternSet &patterns,
-                                  const LoweringOptions &options = {});
-void populateCumsumLoweringPatterns(RewritePatternSet &patterns,
-                                    const LoweringOptions &options = {});
-void populateGatherLoweringPatterns(RewritePatternSet &patterns,
-                                    const LoweringOptions &options = {});
-void populateSoftmaxLoweringPatterns(RewritePatternSet &patterns,
-                                     const LoweringOptions &options = {});
-void populateQuantizeLoweringPatterns(RewritePatternSet &patterns,
-                                      const LoweringOptions &options = {});
-void populateRopeLoweringPatterns(RewritePatternSet &patterns,
-                                  const LoweringOptions &options = {});
-void populateAttentionLoweringPatterns(RewritePatternSet &patterns,
-                                       const LoweringOptions &options = {});
-void populateScanLoweringPatterns(RewritePatternSet &patterns,
-                                  const LoweringOptions &options = {});
-
-/// Every family above.
+/// Every family's lowerings (what rlx-lower-to-linalg applies).
 void populateLowerToLinalgPatterns(RewritePatternSet &patterns,
                                    const LoweringOptions &options = {});
 

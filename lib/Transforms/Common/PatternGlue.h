@@ -117,18 +117,10 @@ void addLoweringPatterns(RewritePatternSet &patterns,
   (Ls::addPattern(patterns, options), ...);
 }
 
-/// Per-family model registration, called by registerDecompositionInterfaceModels.
-void attachActivationDecompositionModels(MLIRContext *ctx);
-void attachNormDecompositionModels(MLIRContext *ctx);
-void attachConvDecompositionModels(MLIRContext *ctx);
-void attachPoolDecompositionModels(MLIRContext *ctx);
-void attachCumsumDecompositionModels(MLIRContext *ctx);
-void attachGatherDecompositionModels(MLIRContext *ctx);
-void attachSoftmaxDecompositionModels(MLIRContext *ctx);
-void attachQuantizeDecompositionModels(MLIRContext *ctx);
-void attachRopeDecompositionModels(MLIRContext *ctx);
-void attachAttentionDecompositionModels(MLIRContext *ctx);
-void attachScanDecompositionModels(MLIRContext *ctx);
+/// attach<Family>DecompositionModels, one per family (defined with its
+/// decompositions), called by registerDecompositionInterfaceModels.
+#define RLX_FAMILY(Family) void attach##Family##DecompositionModels(MLIRContext *ctx);
+#include "RlxAD/Dialect/Rlx/IR/RlxFamilies.inc"
 
 } // namespace mlir::rlx
 

@@ -1,7 +1,6 @@
 //===- RewriteDriver.cpp - shared driver of the rlx rewrite passes --------===//
 #include "Common/RewriteDriver.h"
 
-#include "RlxAD/Dialect/Rlx/IR/RlxDialect.h"
 #include "mlir/IR/Diagnostics.h"
 #include "mlir/Transforms/GreedyPatternRewriteDriver.h"
 #include "llvm/ADT/StringSet.h"
@@ -9,39 +8,28 @@
 using namespace mlir;
 using namespace mlir::rlx;
 
-bool mlir::rlx::isRlxBackwardOp(Operation *op) {
-  return isa<RlxDialect>(op->getDialect()) &&
-         op->getName().stripDialect().contains("_backward");
-}
-
-bool mlir::rlx::isRlxForwardOp(Operation *op) {
-  return isa<RlxDialect>(op->getDialect()) && !isRlxBackwardOp(op) &&
-         op->getName().stripDialect() != "yield";
-}
-
 FailureOr<OpPredicate> mlir::rlx::buildOpFilter(Operation *root,
                                                 ArrayRef<std::string> names,
-                                                bool (*kind)(Operation *),
+                                                TypeID kind,
                                                 StringRef kindName) {
+  auto ofKind = [kind](Operation *op) { return op->getName().hasTrait(kind); };
   if (names.empty())
-    return OpPredicate(kind);
+    return OpPredicate(ofKind);
   MLIRContext *ctx = root->getContext();
   auto selected = std::make_shared<llvm::StringSet<>>();
   for (StringRef name : names) {
-    std::string full = name.starts_with("rlx.") ? name.str() : "rlx." + name.str();
+    std::string full =
+        name.starts_with("rlx.") ? name.str() : "rlx." + name.str();
     std::optional<RegisteredOperationName> info =
         RegisteredOperationName::lookup(full, ctx);
-    bool backward = StringRef(full).contains("_backward");
-    bool ofKind = info && full != "rlx.yield" &&
-                  backward == (kind == &isRlxBackwardOp);
-    if (!ofKind)
+    if (!info || !info->hasTrait(kind))
       return root->emitError() << "ops= names '" << name
                                << "', which is not an rlx " << kindName
                                << " op";
     selected->insert(full);
   }
-  return OpPredicate([selected, kind](Operation *op) {
-    return kind(op) && selected->contains(op->getName().getStringRef());
+  return OpPredicate([selected, ofKind](Operation *op) {
+    return ofKind(op) && selected->contains(op->getName().getStringRef());
   });
 }
 

@@ -11,17 +11,13 @@ namespace mlir::rlx {
 
 using OpPredicate = std::function<bool(Operation *)>;
 
-/// True for rlx.*_backward ops (the ops rlx-decompose-backward rewrites).
-bool isRlxBackwardOp(Operation *op);
-/// True for rlx forward ops (everything else in the dialect but rlx.yield).
-bool isRlxForwardOp(Operation *op);
-
-/// The ops a pass should rewrite: those satisfying `kind`, restricted to
+/// The ops a pass should rewrite: those with the trait `kind`
+/// (TypeID::get<rlx::OpTrait::Backward>() or ...::Forward>()), restricted to
 /// `names` (as "rlx.foo" or "foo") when non-empty. Fails with an error at
-/// `root` for a name that is not an rlx op of that kind.
+/// `root` for a name that is not an rlx op with that trait (`kindName` says
+/// which, e.g. "backward").
 FailureOr<OpPredicate> buildOpFilter(Operation *root,
-                                     ArrayRef<std::string> names,
-                                     bool (*kind)(Operation *),
+                                     ArrayRef<std::string> names, TypeID kind,
                                      StringRef kindName);
 
 /// Applies `patterns` greedily to `root`, then reports every op still

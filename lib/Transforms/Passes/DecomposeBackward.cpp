@@ -15,33 +15,15 @@ using namespace mlir::rlx;
 
 void mlir::rlx::populateDecomposeBackwardPatterns(
     RewritePatternSet &patterns, const DecompositionOptions &options) {
-  populateActivationDecompositionPatterns(patterns, options);
-  populateNormDecompositionPatterns(patterns, options);
-  populateConvDecompositionPatterns(patterns, options);
-  populatePoolDecompositionPatterns(patterns, options);
-  populateCumsumDecompositionPatterns(patterns, options);
-  populateGatherDecompositionPatterns(patterns, options);
-  populateSoftmaxDecompositionPatterns(patterns, options);
-  populateQuantizeDecompositionPatterns(patterns, options);
-  populateRopeDecompositionPatterns(patterns, options);
-  populateAttentionDecompositionPatterns(patterns, options);
-  populateScanDecompositionPatterns(patterns, options);
+#define RLX_FAMILY(Family) populate##Family##DecompositionPatterns(patterns, options);
+#include "RlxAD/Dialect/Rlx/IR/RlxFamilies.inc"
 }
 
 void mlir::rlx::registerDecompositionInterfaceModels(
     DialectRegistry &registry) {
   registry.addExtension(+[](MLIRContext *ctx, RlxDialect *) {
-    attachActivationDecompositionModels(ctx);
-    attachNormDecompositionModels(ctx);
-    attachConvDecompositionModels(ctx);
-    attachPoolDecompositionModels(ctx);
-    attachCumsumDecompositionModels(ctx);
-    attachGatherDecompositionModels(ctx);
-    attachSoftmaxDecompositionModels(ctx);
-    attachQuantizeDecompositionModels(ctx);
-    attachRopeDecompositionModels(ctx);
-    attachAttentionDecompositionModels(ctx);
-    attachScanDecompositionModels(ctx);
+#define RLX_FAMILY(Family) attach##Family##DecompositionModels(ctx);
+#include "RlxAD/Dialect/Rlx/IR/RlxFamilies.inc"
   });
 }
 
@@ -51,8 +33,9 @@ struct RlxDecomposeBackwardPass
   using Base::Base;
 
   void runOnOperation() override {
-    FailureOr<OpPredicate> filter = buildOpFilter(
-        getOperation(), ops, &isRlxBackwardOp, "backward");
+    FailureOr<OpPredicate> filter =
+        buildOpFilter(getOperation(), ops, TypeID::get<rlx::OpTrait::Backward>(),
+                      "backward");
     if (failed(filter))
       return signalPassFailure();
     DecompositionOptions options;

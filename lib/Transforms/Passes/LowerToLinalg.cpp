@@ -1,6 +1,8 @@
 //===- LowerToLinalg.cpp - the rlx-lower-to-linalg pass -------------------===//
 #include "Common/RewriteDriver.h"
 
+#include "RlxAD/Dialect/Rlx/IR/RlxDialect.h"
+
 #include "RlxAD/Transforms/Passes.h"
 #include "RlxAD/Transforms/Transforms.h"
 
@@ -14,17 +16,8 @@ using namespace mlir::rlx;
 
 void mlir::rlx::populateLowerToLinalgPatterns(RewritePatternSet &patterns,
                                               const LoweringOptions &options) {
-  populateActivationLoweringPatterns(patterns, options);
-  populateNormLoweringPatterns(patterns, options);
-  populateConvLoweringPatterns(patterns, options);
-  populatePoolLoweringPatterns(patterns, options);
-  populateCumsumLoweringPatterns(patterns, options);
-  populateGatherLoweringPatterns(patterns, options);
-  populateSoftmaxLoweringPatterns(patterns, options);
-  populateQuantizeLoweringPatterns(patterns, options);
-  populateRopeLoweringPatterns(patterns, options);
-  populateAttentionLoweringPatterns(patterns, options);
-  populateScanLoweringPatterns(patterns, options);
+#define RLX_FAMILY(Family) populate##Family##LoweringPatterns(patterns, options);
+#include "RlxAD/Dialect/Rlx/IR/RlxFamilies.inc"
 }
 
 namespace {
@@ -34,7 +27,8 @@ struct RlxLowerToLinalgPass
 
   void runOnOperation() override {
     FailureOr<OpPredicate> filter =
-        buildOpFilter(getOperation(), ops, &isRlxForwardOp, "forward");
+        buildOpFilter(getOperation(), ops, TypeID::get<rlx::OpTrait::Forward>(),
+                      "forward");
     if (failed(filter))
       return signalPassFailure();
     LoweringOptions options;

@@ -1,6 +1,7 @@
 //===- ActivationOps.cpp - relu and activation verifiers ------------------===//
 #include "RlxAD/Dialect/Rlx/IR/RlxActivationOps.h"
 
+#include "FamilyRegistration.h"
 #include "VerifyUtils.h"
 
 using namespace mlir;
@@ -15,3 +16,10 @@ LogicalResult ActivationBackwardOp::verify() {
 
 #define GET_OP_CLASSES
 #include "RlxAD/Dialect/Rlx/IR/RlxActivationOps.cpp.inc"
+
+void RlxDialect::registerActivationOps() {
+  addFamily<
+#define GET_OP_LIST
+#include "RlxAD/Dialect/Rlx/IR/RlxActivationOps.cpp.inc"
+      >();
+}

@@ -7,6 +7,7 @@
 //===----------------------------------------------------------------------===//
 #include "RlxAD/Dialect/Rlx/IR/RlxAttentionOps.h"
 
+#include "FamilyRegistration.h"
 #include "VerifyUtils.h"
 
 #include "llvm/Support/CheckedArithmetic.h"
@@ -193,3 +194,10 @@ LogicalResult AttentionBackwardOp::verify() {
 
 #define GET_OP_CLASSES
 #include "RlxAD/Dialect/Rlx/IR/RlxAttentionOps.cpp.inc"
+
+void RlxDialect::registerAttentionOps() {
+  addFamily<
+#define GET_OP_LIST
+#include "RlxAD/Dialect/Rlx/IR/RlxAttentionOps.cpp.inc"
+      >();
+}

@@ -8,6 +8,7 @@
 #include "RlxAD/Dialect/Rlx/IR/RlxConvOps.h"
 
 #include "RlxAD/Dialect/Rlx/IR/RlxShapes.h"
+#include "FamilyRegistration.h"
 #include "VerifyUtils.h"
 
 using namespace mlir;
@@ -125,3 +126,10 @@ LogicalResult Conv2dBackwardWeightOp::verify() {
 
 #define GET_OP_CLASSES
 #include "RlxAD/Dialect/Rlx/IR/RlxConvOps.cpp.inc"
+
+void RlxDialect::registerConvOps() {
+  addFamily<
+#define GET_OP_LIST
+#include "RlxAD/Dialect/Rlx/IR/RlxConvOps.cpp.inc"
+      >();
+}

@@ -1,6 +1,7 @@
 //===- CumsumOps.cpp - Cumsum op verifiers --------------------------------===//
 #include "RlxAD/Dialect/Rlx/IR/RlxCumsumOps.h"
 
+#include "FamilyRegistration.h"
 #include "VerifyUtils.h"
 
 using namespace mlir;
@@ -24,3 +25,10 @@ LogicalResult CumsumBackwardOp::verify() {
 
 #define GET_OP_CLASSES
 #include "RlxAD/Dialect/Rlx/IR/RlxCumsumOps.cpp.inc"
+
+void RlxDialect::registerCumsumOps() {
+  addFamily<
+#define GET_OP_LIST
+#include "RlxAD/Dialect/Rlx/IR/RlxCumsumOps.cpp.inc"
+      >();
+}

@@ -1,6 +1,7 @@
 //===- GatherOps.cpp - Gather op verifiers --------------------------------===//
 #include "RlxAD/Dialect/Rlx/IR/RlxGatherOps.h"
 
+#include "FamilyRegistration.h"
 #include "VerifyUtils.h"
 
 using namespace mlir;
@@ -57,3 +58,10 @@ LogicalResult GatherBackwardOp::verify() {
 
 #define GET_OP_CLASSES
 #include "RlxAD/Dialect/Rlx/IR/RlxGatherOps.cpp.inc"
+
+void RlxDialect::registerGatherOps() {
+  addFamily<
+#define GET_OP_LIST
+#include "RlxAD/Dialect/Rlx/IR/RlxGatherOps.cpp.inc"
+      >();
+}

@@ -9,6 +9,7 @@
 //===----------------------------------------------------------------------===//
 #include "RlxAD/Dialect/Rlx/IR/RlxNormOps.h"
 
+#include "FamilyRegistration.h"
 #include "VerifyUtils.h"
 
 #include "mlir/IR/BuiltinTypes.h"
@@ -252,3 +253,10 @@ LogicalResult GroupNormBackwardBetaOp::verify() {
 
 #define GET_OP_CLASSES
 #include "RlxAD/Dialect/Rlx/IR/RlxNormOps.cpp.inc"
+
+void RlxDialect::registerNormOps() {
+  addFamily<
+#define GET_OP_LIST
+#include "RlxAD/Dialect/Rlx/IR/RlxNormOps.cpp.inc"
+      >();
+}

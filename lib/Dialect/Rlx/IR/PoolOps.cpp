@@ -2,6 +2,7 @@
 #include "RlxAD/Dialect/Rlx/IR/RlxPoolOps.h"
 
 #include "RlxAD/Dialect/Rlx/IR/RlxShapes.h"
+#include "FamilyRegistration.h"
 #include "VerifyUtils.h"
 
 using namespace mlir;
@@ -93,3 +94,10 @@ LogicalResult MaxPool2dBackwardOp::verify() {
 
 #define GET_OP_CLASSES
 #include "RlxAD/Dialect/Rlx/IR/RlxPoolOps.cpp.inc"
+
+void RlxDialect::registerPoolOps() {
+  addFamily<
+#define GET_OP_LIST
+#include "RlxAD/Dialect/Rlx/IR/RlxPoolOps.cpp.inc"
+      >();
+}

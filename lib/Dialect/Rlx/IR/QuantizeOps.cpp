@@ -1,6 +1,7 @@
 //===- QuantizeOps.cpp - fake quantisation verifiers ----------------------===//
 #include "RlxAD/Dialect/Rlx/IR/RlxQuantizeOps.h"
 
+#include "FamilyRegistration.h"
 #include "VerifyUtils.h"
 
 using namespace mlir;
@@ -30,3 +31,10 @@ LogicalResult FakeQuantizeBackwardOp::verify() {
 
 #define GET_OP_CLASSES
 #include "RlxAD/Dialect/Rlx/IR/RlxQuantizeOps.cpp.inc"
+
+void RlxDialect::registerQuantizeOps() {
+  addFamily<
+#define GET_OP_LIST
+#include "RlxAD/Dialect/Rlx/IR/RlxQuantizeOps.cpp.inc"
+      >();
+}

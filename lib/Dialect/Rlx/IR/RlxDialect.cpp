@@ -1,5 +1,5 @@
 //===- RlxDialect.cpp - rlx dialect registration ---------------------------===//
-#include "RlxAD/Dialect/Rlx/IR/RlxOps.h"
+#include "RlxAD/Dialect/Rlx/IR/RlxDialect.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/Linalg/IR/Linalg.h"
@@ -22,49 +22,7 @@ void RlxDialect::initialize() {
 #define GET_ATTRDEF_LIST
 #include "RlxAD/Dialect/Rlx/IR/RlxAttrs.cpp.inc"
       >();
-  // One list per op family; an empty family adds nothing.
-  addOperations<
-#define GET_OP_LIST
-#include "RlxAD/Dialect/Rlx/IR/RlxActivationOps.cpp.inc"
-      >();
-  addOperations<
-#define GET_OP_LIST
-#include "RlxAD/Dialect/Rlx/IR/RlxNormOps.cpp.inc"
-      >();
-  addOperations<
-#define GET_OP_LIST
-#include "RlxAD/Dialect/Rlx/IR/RlxConvOps.cpp.inc"
-      >();
-  addOperations<
-#define GET_OP_LIST
-#include "RlxAD/Dialect/Rlx/IR/RlxPoolOps.cpp.inc"
-      >();
-  addOperations<
-#define GET_OP_LIST
-#include "RlxAD/Dialect/Rlx/IR/RlxCumsumOps.cpp.inc"
-      >();
-  addOperations<
-#define GET_OP_LIST
-#include "RlxAD/Dialect/Rlx/IR/RlxGatherOps.cpp.inc"
-      >();
-  addOperations<
-#define GET_OP_LIST
-#include "RlxAD/Dialect/Rlx/IR/RlxSoftmaxOps.cpp.inc"
-      >();
-  addOperations<
-#define GET_OP_LIST
-#include "RlxAD/Dialect/Rlx/IR/RlxQuantizeOps.cpp.inc"
-      >();
-  addOperations<
-#define GET_OP_LIST
-#include "RlxAD/Dialect/Rlx/IR/RlxRopeOps.cpp.inc"
-      >();
-  addOperations<
-#define GET_OP_LIST
-#include "RlxAD/Dialect/Rlx/IR/RlxAttentionOps.cpp.inc"
-      >();
-  addOperations<
-#define GET_OP_LIST
-#include "RlxAD/Dialect/Rlx/IR/RlxScanOps.cpp.inc"
-      >();
+  // One call per op family (RLX_OP_FAMILIES); each adds its ops.
+#define RLX_FAMILY(Family) register##Family##Ops();
+#include "RlxAD/Dialect/Rlx/IR/RlxFamilies.inc"
 }

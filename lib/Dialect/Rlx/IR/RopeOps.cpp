@@ -1,6 +1,7 @@
 //===- RopeOps.cpp - rotary position embedding verifiers ------------------===//
 #include "RlxAD/Dialect/Rlx/IR/RlxRopeOps.h"
 
+#include "FamilyRegistration.h"
 #include "VerifyUtils.h"
 
 using namespace mlir;
@@ -61,3 +62,10 @@ LogicalResult RopeBackwardOp::verify() {
 
 #define GET_OP_CLASSES
 #include "RlxAD/Dialect/Rlx/IR/RlxRopeOps.cpp.inc"
+
+void RlxDialect::registerRopeOps() {
+  addFamily<
+#define GET_OP_LIST
+#include "RlxAD/Dialect/Rlx/IR/RlxRopeOps.cpp.inc"
+      >();
+}

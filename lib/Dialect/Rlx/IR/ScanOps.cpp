@@ -1,6 +1,7 @@
 //===- ScanOps.cpp - Scan op verifiers ------------------===//
 #include "RlxAD/Dialect/Rlx/IR/RlxScanOps.h"
 
+#include "FamilyRegistration.h"
 #include "VerifyUtils.h"
 
 #include "mlir/IR/Builders.h"
@@ -241,3 +242,10 @@ LogicalResult ScanBackwardXsOp::verify() {
 
 #define GET_OP_CLASSES
 #include "RlxAD/Dialect/Rlx/IR/RlxScanOps.cpp.inc"
+
+void RlxDialect::registerScanOps() {
+  addFamily<
+#define GET_OP_LIST
+#include "RlxAD/Dialect/Rlx/IR/RlxScanOps.cpp.inc"
+      >();
+}

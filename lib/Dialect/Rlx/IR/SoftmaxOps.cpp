@@ -1,6 +1,7 @@
 //===- SoftmaxOps.cpp - softmax and cross-entropy verifiers ---------------===//
 #include "RlxAD/Dialect/Rlx/IR/RlxSoftmaxOps.h"
 
+#include "FamilyRegistration.h"
 #include "VerifyUtils.h"
 
 using namespace mlir;
@@ -50,3 +51,10 @@ LogicalResult SoftmaxCrossEntropyBackwardOp::verify() {
 
 #define GET_OP_CLASSES
 #include "RlxAD/Dialect/Rlx/IR/RlxSoftmaxOps.cpp.inc"
+
+void RlxDialect::registerSoftmaxOps() {
+  addFamily<
+#define GET_OP_LIST
+#include "RlxAD/Dialect/Rlx/IR/RlxSoftmaxOps.cpp.inc"
+      >();
+}

@@ -51,6 +51,18 @@ def Rlx_Dialect : Dialect {
     "::mlir::tensor::TensorDialect"
   ];
   let useDefaultAttributePrinterParser = 1;
+  let extraClassDeclaration = [{
+    /// Adds the ops `OpTys` of one family and promises
+    /// linalg::AggregatedOpInterface for those with the Backward trait (the
+    /// transforms library attaches the models; see RlxAD/InitRlx.h).
+    template <typename... OpTys>
+    void addFamily();
+
+    // register<Family>Ops(), one per family, defined next to the family's
+    // verifiers (lib/Dialect/Rlx/IR/<Family>Ops.cpp).
+#define RLX_FAMILY(Family) void register##Family##Ops();
+#include "RlxAD/Dialect/Rlx/IR/RlxFamilies.inc"
+  }];
 }
 
 //===----------------------------------------------------------------------===//
@@ -122,25 +134,53 @@ def Rlx_HwOnes : DefaultValuedAttr<DenseI64ArrayAttr, "{1, 1}">;
 def Rlx_HwZeros : DefaultValuedAttr<DenseI64ArrayAttr, "{0, 0}">;
 
 //===----------------------------------------------------------------------===//
+// Op kinds
+//===----------------------------------------------------------------------===//
+
+// Whether an op is a forward op or a gradient is a typed fact, queried by the
+// passes (op->hasTrait<rlx::OpTrait::Backward>()) instead of by op names.
+
+// A forward op: rlx-lower-to-linalg lowers it.
+def Rlx_Forward : NativeOpTrait<"Forward"> {
+  let cppNamespace = "::mlir::rlx::OpTrait";
+}
+
+// A gradient op: rlx-decompose-backward decomposes it, and it implements
+// linalg::AggregatedOpInterface (promised by the dialect, attached by the
+// transforms library; see RlxAD/InitRlx.h), which the pass and
+// transform.structured.decompose_interface both use.
+def Rlx_Backward : NativeOpTrait<"Backward"> {
+  let cppNamespace = "::mlir::rlx::OpTrait";
+}
+
+//===----------------------------------------------------------------------===//
 // Base op classes
 //===----------------------------------------------------------------------===//
 
 class Rlx_Op<string mnemonic, list<Trait> traits = []>
     : Op<Rlx_Dialect, mnemonic, traits>;
 
-// Forward ops are pure tensor functions, lowered by rlx-lower-to-linalg.
-class Rlx_ForwardOp<string mnemonic, list<Trait> traits = []>
-    : Rlx_Op<mnemonic, !listconcat([Pure], traits)> {
+// Every forward op. Rlx_ForwardOp adds Pure; an op with regions (rlx.scan)
+// derives from this class with RecursiveMemoryEffects instead.
+class Rlx_ForwardOpBase<string mnemonic, list<Trait> traits = []>
+    : Rlx_Op<mnemonic, !listconcat([Rlx_Forward], traits)> {
   let hasVerifier = 1;
 }
 
-// Backward ops compute one gradient from the forward inputs and `dy`. They
-// implement linalg::AggregatedOpInterface (attached by the transforms library,
-// see RlxAD/InitRlx.h), which rlx-decompose-backward and
-// transform.structured.decompose_interface both use.
-class Rlx_BackwardOp<string mnemonic, list<Trait> traits = []>
-    : Rlx_Op<mnemonic, !listconcat([Pure], traits)> {
+// Forward ops are pure tensor functions.
+class Rlx_ForwardOp<string mnemonic, list<Trait> traits = []>
+    : Rlx_ForwardOpBase<mnemonic, !listconcat([Pure], traits)>;
+
+// Every backward op: it computes one gradient from the forward inputs and the
+// gradient of the forward result. Rlx_BackwardOp adds Pure; the scan
+// gradients, which have regions, derive from this class directly.
+class Rlx_BackwardOpBase<string mnemonic, list<Trait> traits = []>
+    : Rlx_Op<mnemonic, !listconcat([Rlx_Backward], traits)> {
   let hasVerifier = 1;
 }
+
+// Backward ops are pure tensor functions.
+class Rlx_BackwardOp<string mnemonic, list<Trait> traits = []>
+    : Rlx_BackwardOpBase<mnemonic, !listconcat([Pure], traits)>;
 
 #endif // RLX_BASE_TD

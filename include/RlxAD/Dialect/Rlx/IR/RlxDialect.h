@@ -12,6 +12,17 @@
 #include "mlir/IR/OpImplementation.h"
 #include "mlir/Interfaces/SideEffectInterfaces.h"
 
+namespace mlir::rlx::OpTrait {
+/// A forward op (Rlx_Forward in RlxBase.td): rlx-lower-to-linalg lowers it.
+template <typename ConcreteType>
+class Forward : public ::mlir::OpTrait::TraitBase<ConcreteType, Forward> {};
+
+/// A gradient op (Rlx_Backward in RlxBase.td): rlx-decompose-backward
+/// decomposes it, and it implements linalg::AggregatedOpInterface.
+template <typename ConcreteType>
+class Backward : public ::mlir::OpTrait::TraitBase<ConcreteType, Backward> {};
+} // namespace mlir::rlx::OpTrait
+
 #include "RlxAD/Dialect/Rlx/IR/RlxDialect.h.inc"
 #include "RlxAD/Dialect/Rlx/IR/RlxEnums.h.inc"
 

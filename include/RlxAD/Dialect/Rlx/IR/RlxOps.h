@@ -8,16 +8,8 @@
 #ifndef RLXAD_DIALECT_RLX_IR_RLXOPS_H
 #define RLXAD_DIALECT_RLX_IR_RLXOPS_H
 
-#include "RlxAD/Dialect/Rlx/IR/RlxActivationOps.h"
-#include "RlxAD/Dialect/Rlx/IR/RlxAttentionOps.h"
-#include "RlxAD/Dialect/Rlx/IR/RlxConvOps.h"
-#include "RlxAD/Dialect/Rlx/IR/RlxCumsumOps.h"
-#include "RlxAD/Dialect/Rlx/IR/RlxGatherOps.h"
-#include "RlxAD/Dialect/Rlx/IR/RlxNormOps.h"
-#include "RlxAD/Dialect/Rlx/IR/RlxPoolOps.h"
-#include "RlxAD/Dialect/Rlx/IR/RlxQuantizeOps.h"
-#include "RlxAD/Dialect/Rlx/IR/RlxRopeOps.h"
-#include "RlxAD/Dialect/Rlx/IR/RlxScanOps.h"
-#include "RlxAD/Dialect/Rlx/IR/RlxSoftmaxOps.h"
+// Rlx<Family>Ops.h for every family of RLX_OP_FAMILIES (CMakeLists.txt).
+#define GET_RLX_FAMILY_HEADERS
+#include "RlxAD/Dialect/Rlx/IR/RlxFamilies.inc"
 
 #endif // RLXAD_DIALECT_RLX_IR_RLXOPS_H

@@ -45,7 +45,7 @@ def Rlx_YieldOp : Rlx_Op<"yield", [Pure, Terminator,
 // rlx.scan
 //===----------------------------------------------------------------------===//
 
-def Rlx_ScanOp : Rlx_Op<"scan", [RecursiveMemoryEffects]> {
+def Rlx_ScanOp : Rlx_ForwardOpBase<"scan", [RecursiveMemoryEffects]> {
   let summary = "loop a region over the leading dimension of its inputs";
   let description = [{
     With `L = length`, `c_{-1} = init` and `x_i[t]` the row t of `xs_i`
@@ -103,7 +103,7 @@ def Rlx_ScanOp : Rlx_Op<"scan", [RecursiveMemoryEffects]> {
 
 // Operands, attributes and regions shared by the two scan gradients.
 class Rlx_ScanGradientOp<string mnemonic, dag extraArgs, string extraDoc>
-    : Rlx_Op<mnemonic, [RecursiveMemoryEffects]> {
+    : Rlx_BackwardOpBase<mnemonic, [RecursiveMemoryEffects]> {
   let arguments = !con((ins Rlx_FloatTensor:$init, Rlx_FloatTensor:$trajectory,
                             Rlx_FloatTensor:$upstream,
                             Variadic<Rlx_FloatTensor>:$xs, I64Attr:$length,
