@@ -6,7 +6,8 @@ the matrix path (static axis <= cumsum-matrix-max-length) and the O(L) scan
 (axis 300 > 256, a dynamic axis, and every axis once more with
 cumsum-matrix-max-length=4) are compared, and the 300-long gradients once more
 through the matrix with cumsum-matrix-max-length=1024 (the forward lowering
-always uses 256), then finite differences (f64) of the
+has its own forward-cumsum-matrix-max-length, 256 by default), then finite
+differences (f64) of the
 compiled forward check the compiled gradient.
 """
 import numpy as np

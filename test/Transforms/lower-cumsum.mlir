@@ -1,4 +1,5 @@
 // RUN: rlx-opt %s --split-input-file --rlx-lower-to-linalg | FileCheck %s
+// RUN: rlx-opt %s --split-input-file --rlx-lower-to-linalg='forward-cumsum-matrix-max-length=4' | FileCheck %s --check-prefix=OPT
 
 // y = x * T with T[j, i] = (j <= i): one triangular generic and one matmul.
 // CHECK-LABEL: func.func @inclusive
@@ -9,6 +10,10 @@
 // CHECK: %[[MM:.+]] = linalg.matmul ins(%[[X]], %[[T]] : tensor<?x16xf32>, tensor<16x16xf32>)
 // CHECK-NOT: rlx.
 // CHECK: return %[[MM]]
+// With forward-cumsum-matrix-max-length=4 the 16-long axis is scanned.
+// OPT-LABEL: func.func @inclusive
+// OPT-NOT: linalg.matmul
+// OPT: scf.for
 func.func @inclusive(%x: tensor<?x16xf32>) -> tensor<?x16xf32> {
   %y = rlx.cumsum %x {axis = -1 : i64} : tensor<?x16xf32> -> tensor<?x16xf32>
   return %y : tensor<?x16xf32>

@@ -1,4 +1,11 @@
 //===- Passes.td - rlx passes ---------------------------------*- tablegen -*-===//
+//
+// Every pass option is declared here, once. The options that configure the
+// rewrites are also listed by name in PassOptions.def, from which the
+// populate*Patterns options (Transforms.h) and the pipeline options
+// (Pipelines.h) are derived.
+//
+//===----------------------------------------------------------------------===//
 #ifndef RLX_TRANSFORMS_PASSES_TD
 #define RLX_TRANSFORMS_PASSES_TD
 
@@ -66,6 +73,10 @@ def RlxLowerToLinalg : Pass<"rlx-lower-to-linalg"> {
                "Lower only these ops (e.g. rlx.conv2d); empty means all">,
     Option<"allowPartial", "allow-partial", "bool", /*default=*/"false",
            "Warn about ops that cannot be lowered instead of failing">,
+    Option<"forwardCumsumMatrixMaxLength", "forward-cumsum-matrix-max-length",
+           "int64_t", /*default=*/"256",
+           "Longest static axis for which rlx.cumsum uses a triangular "
+           "ones-matrix matmul; longer or dynamic axes use an O(L) scan">,
   ];
   let dependentDialects = [
     "::mlir::arith::ArithDialect", "::mlir::linalg::LinalgDialect",

@@ -2,27 +2,39 @@
 #ifndef RLXAD_TRANSFORMS_PIPELINES_H
 #define RLXAD_TRANSFORMS_PIPELINES_H
 
+#include "RlxAD/Transforms/Passes.h"
 #include "mlir/Pass/PassOptions.h"
 
 namespace mlir {
 class OpPassManager;
 namespace rlx {
 
-/// Options of both pipelines; the decomposition knobs mirror
-/// rlx-decompose-backward's.
+/// Options of both pipelines.
 struct RlxPipelineOptions : public PassPipelineOptions<RlxPipelineOptions> {
-  PassOptions::Option<int64_t> cumsumMatrixMaxLength{
-      *this, "cumsum-matrix-max-length",
-      llvm::cl::desc("cumsum_backward matmul/scan threshold"),
-      llvm::cl::init(256)};
-  PassOptions::Option<int64_t> scanUnrollMaxLength{
-      *this, "scan-unroll-max-length",
-      llvm::cl::desc("scan_backward unroll/loop threshold"),
-      llvm::cl::init(256)};
-  PassOptions::Option<int64_t> im2colMaxElements{
-      *this, "im2col-max-elements",
-      llvm::cl::desc("conv2d_backward_weight im2col buffer cap (0 = none)"),
-      llvm::cl::init(0)};
+  //===--------------------------------------------------------------------===//
+  // The rewrite options of the passes the pipelines run (PassOptions.def):
+  // same name, type and default as the pass option (Passes.td).
+  //===--------------------------------------------------------------------===//
+#define RLX_PIPELINE_PASS_OPTION(Pass, PassArg, Field, Arg)                    \
+  PassOptions::Option<decltype(Pass##Options::Field)> Field{                   \
+      *this, Arg, llvm::cl::desc("The " Arg " option of " PassArg),            \
+      llvm::cl::init(Pass##Options().Field)};
+#define RLX_DECOMPOSE_BACKWARD_OPTION(Field, Arg)                              \
+  RLX_PIPELINE_PASS_OPTION(RlxDecomposeBackward, "rlx-decompose-backward",     \
+                           Field, Arg)
+#define RLX_LOWER_TO_LINALG_OPTION(Field, Arg)                                 \
+  RLX_PIPELINE_PASS_OPTION(RlxLowerToLinalg, "rlx-lower-to-linalg", Field, Arg)
+#include "RlxAD/Transforms/PassOptions.def"
+#undef RLX_PIPELINE_PASS_OPTION
+
+  /// The options of rlx-decompose-backward / rlx-lower-to-linalg (their
+  /// rewrite options from the fields above, the others at their defaults).
+  RlxDecomposeBackwardOptions decomposeBackwardOptions() const;
+  RlxLowerToLinalgOptions lowerToLinalgOptions() const;
+
+  //===--------------------------------------------------------------------===//
+  // Stages of rlx-to-llvm after rlx-to-linalg.
+  //===--------------------------------------------------------------------===//
   PassOptions::Option<bool> approximateMath{
       *this, "approximate-math",
       llvm::cl::desc("rlx-to-llvm: polynomial approximations of f32 "
@@ -44,6 +56,13 @@ struct RlxPipelineOptions : public PassPipelineOptions<RlxPipelineOptions> {
       llvm::cl::desc("rlx-to-llvm: add llvm.emit_c_interface to public "
                      "functions (the runtime's calling convention)"),
       llvm::cl::init(false)};
+
+  //===--------------------------------------------------------------------===//
+  // Optimising codegen of rlx-to-llvm (lib/Transforms/Optimize/): the
+  // switches that add or configure its stages (tiling, vectorisation,
+  // fusion, threads) go here; the options of the passes those stages run go
+  // in Passes.td and PassOptions.def like the rewrite options above.
+  //===--------------------------------------------------------------------===//
 };
 
 /// rlx -> linalg on tensors: decompose backward ops, lower forward ops,

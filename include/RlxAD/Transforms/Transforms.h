@@ -8,6 +8,7 @@
 #ifndef RLXAD_TRANSFORMS_TRANSFORMS_H
 #define RLXAD_TRANSFORMS_TRANSFORMS_H
 
+#include "RlxAD/Transforms/Passes.h"
 #include "mlir/IR/PatternMatch.h"
 #include <cstdint>
 #include <functional>
@@ -16,24 +17,28 @@ namespace mlir {
 class DialectRegistry;
 namespace rlx {
 
-/// Knobs of the backward-op decompositions (the rlx-decompose-backward pass
-/// options). The AggregatedOpInterface path uses the defaults.
+/// Options of the backward-op decompositions: the rewrite options of
+/// rlx-decompose-backward (PassOptions.def; their types, defaults and
+/// documentation are in Passes.td and docs/Dialect/Passes.md), plus a filter.
+/// The AggregatedOpInterface path uses the defaults.
 struct DecompositionOptions {
-  /// cumsum_backward: longest static axis decomposed as a triangular
-  /// ones-matrix matmul; longer or dynamic axes use an O(L) reverse scan.
-  int64_t cumsumMatrixMaxLength = 256;
-  /// scan_backward(_xs): longest length that is unrolled; longer or dynamic
-  /// lengths use an scf.for loop.
-  int64_t scanUnrollMaxLength = 256;
-  /// conv2d_backward_weight: cap on the im2col buffer in elements (0 = none);
-  /// above it the N*Ho*Wo dimension is tiled with an scf.for accumulation.
-  int64_t im2colMaxElements = 0;
+#define RLX_DECOMPOSE_BACKWARD_OPTION(Field, Arg)                              \
+  decltype(RlxDecomposeBackwardOptions::Field) Field =                         \
+      RlxDecomposeBackwardOptions().Field;
+#include "RlxAD/Transforms/PassOptions.def"
+
   /// If set, only ops for which it returns true are rewritten.
   std::function<bool(Operation *)> filter;
 };
 
-/// Knobs of the forward-op lowerings (rlx-lower-to-linalg).
+/// Options of the forward-op lowerings: the rewrite options of
+/// rlx-lower-to-linalg (likewise), plus a filter.
 struct LoweringOptions {
+#define RLX_LOWER_TO_LINALG_OPTION(Field, Arg)                                 \
+  decltype(RlxLowerToLinalgOptions::Field) Field =                             \
+      RlxLowerToLinalgOptions().Field;
+#include "RlxAD/Transforms/PassOptions.def"
+
   /// If set, only ops for which it returns true are rewritten.
   std::function<bool(Operation *)> filter;
 };

@@ -3,8 +3,8 @@
 //   y_i = sum_{j <= i} x_j            (exclusive: sum_{j < i} x_j)
 //
 // A matmul with the triangular ones-matrix T[j, i] = (j <= i) (exclusive:
-// j < i) for a static axis of at most 256 (the decomposition's default
-// cumsum-matrix-max-length), an O(L) scf.for scan otherwise (CumsumUtils.h).
+// j < i) for a static axis of at most forward-cumsum-matrix-max-length (256
+// by default), an O(L) scf.for scan otherwise (CumsumUtils.h).
 //
 //===----------------------------------------------------------------------===//
 #include "Common/Builders.h"
@@ -18,10 +18,11 @@ using namespace mlir::rlx;
 
 /// y = (exclusive) prefix sum of x along axis.
 static FailureOr<SmallVector<Value>>
-lowerCumsum(RewriterBase &rewriter, CumsumOp op, const LoweringOptions &) {
+lowerCumsum(RewriterBase &rewriter, CumsumOp op,
+            const LoweringOptions &options) {
   return rewriteCumsum(rewriter, op, op.getX(), op.getAxis(),
                        op.getExclusive(), /*reverse=*/false,
-                       DecompositionOptions().cumsumMatrixMaxLength);
+                       options.forwardCumsumMatrixMaxLength);
 }
 
 void mlir::rlx::populateCumsumLoweringPatterns(RewritePatternSet &patterns,

@@ -39,9 +39,8 @@ struct RlxDecomposeBackwardPass
     if (failed(filter))
       return signalPassFailure();
     DecompositionOptions options;
-    options.cumsumMatrixMaxLength = cumsumMatrixMaxLength;
-    options.scanUnrollMaxLength = scanUnrollMaxLength;
-    options.im2colMaxElements = im2colMaxElements;
+#define RLX_DECOMPOSE_BACKWARD_OPTION(Field, Arg) options.Field = Field;
+#include "RlxAD/Transforms/PassOptions.def"
     options.filter = *filter;
     RewritePatternSet patterns(&getContext());
     populateDecomposeBackwardPatterns(patterns, options);

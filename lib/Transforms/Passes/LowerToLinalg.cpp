@@ -32,6 +32,8 @@ struct RlxLowerToLinalgPass
     if (failed(filter))
       return signalPassFailure();
     LoweringOptions options;
+#define RLX_LOWER_TO_LINALG_OPTION(Field, Arg) options.Field = Field;
+#include "RlxAD/Transforms/PassOptions.def"
     options.filter = *filter;
     RewritePatternSet patterns(&getContext());
     populateLowerToLinalgPatterns(patterns, options);

@@ -16,14 +16,25 @@
 using namespace mlir;
 using namespace mlir::rlx;
 
+RlxDecomposeBackwardOptions
+RlxPipelineOptions::decomposeBackwardOptions() const {
+  RlxDecomposeBackwardOptions options;
+#define RLX_DECOMPOSE_BACKWARD_OPTION(Field, Arg) options.Field = Field;
+#include "RlxAD/Transforms/PassOptions.def"
+  return options;
+}
+
+RlxLowerToLinalgOptions RlxPipelineOptions::lowerToLinalgOptions() const {
+  RlxLowerToLinalgOptions options;
+#define RLX_LOWER_TO_LINALG_OPTION(Field, Arg) options.Field = Field;
+#include "RlxAD/Transforms/PassOptions.def"
+  return options;
+}
+
 void mlir::rlx::buildRlxToLinalgPipeline(OpPassManager &pm,
                                          const RlxPipelineOptions &options) {
-  RlxDecomposeBackwardOptions decompose;
-  decompose.cumsumMatrixMaxLength = options.cumsumMatrixMaxLength;
-  decompose.scanUnrollMaxLength = options.scanUnrollMaxLength;
-  decompose.im2colMaxElements = options.im2colMaxElements;
-  pm.addPass(createRlxDecomposeBackward(decompose));
-  pm.addPass(createRlxLowerToLinalg());
+  pm.addPass(createRlxDecomposeBackward(options.decomposeBackwardOptions()));
+  pm.addPass(createRlxLowerToLinalg(options.lowerToLinalgOptions()));
   pm.addPass(createCanonicalizerPass());
   pm.addPass(createCSEPass());
 }
