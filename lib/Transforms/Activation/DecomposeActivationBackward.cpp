@@ -19,8 +19,6 @@ using namespace mlir::rlx;
 static FailureOr<SmallVector<Value>>
 decomposeWithDerivative(RewriterBase &rewriter, Operation *op,
                         ActivationKind kind, Value x, Value dy) {
-  if (failed(checkF32OrF64(rewriter, op)))
-    return failure();
   Value dx = buildElementwise(
       rewriter, op->getLoc(), {x, dy},
       [&](OpBuilder &b, Location loc, ValueRange args) -> Value {

@@ -15,8 +15,6 @@ using namespace mlir::rlx;
 static FailureOr<SmallVector<Value>>
 lowerWithActivation(RewriterBase &rewriter, Operation *op, ActivationKind kind,
                     Value x) {
-  if (failed(checkF32OrF64(rewriter, op)))
-    return failure();
   Value y = buildElementwise(rewriter, op->getLoc(), {x},
                              [&](OpBuilder &b, Location loc, ValueRange args) {
                                return buildActivation(b, loc, kind, args[0]);

@@ -19,9 +19,7 @@ using namespace mlir::rlx;
 static constexpr double kMaskedScore = -1e9;
 
 template <typename OpTy>
-static FailureOr<AttentionSpec> getSpec(RewriterBase &rewriter, OpTy op) {
-  if (failed(checkF32OrF64(rewriter, op)))
-    return failure();
+static AttentionSpec getSpec(OpTy op) {
   AttentionSpec spec;
   spec.numHeads = op.getNumHeadsAttr().getInt();
   spec.headDim = op.getHeadDimAttr().getInt();
@@ -37,14 +35,12 @@ static FailureOr<AttentionSpec> getSpec(RewriterBase &rewriter, OpTy op) {
   return spec;
 }
 
-FailureOr<AttentionSpec> mlir::rlx::getAttentionSpec(RewriterBase &rewriter,
-                                                     AttentionOp op) {
-  return getSpec(rewriter, op);
+AttentionSpec mlir::rlx::getAttentionSpec(AttentionOp op) {
+  return getSpec(op);
 }
 
-FailureOr<AttentionSpec> mlir::rlx::getAttentionSpec(RewriterBase &rewriter,
-                                                     AttentionBackwardOp op) {
-  return getSpec(rewriter, op);
+AttentionSpec mlir::rlx::getAttentionSpec(AttentionBackwardOp op) {
+  return getSpec(op);
 }
 
 Value mlir::rlx::attentionView(OpBuilder &b, Location loc,

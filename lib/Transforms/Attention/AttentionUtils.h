@@ -43,12 +43,9 @@ struct AttentionSpec {
   }
 };
 
-/// Checks what the rewrites need beyond the verifier (f32/f64 element types)
-/// and reads the attributes; notifyMatchFailure with a reason otherwise.
-FailureOr<AttentionSpec> getAttentionSpec(RewriterBase &rewriter,
-                                          AttentionOp op);
-FailureOr<AttentionSpec> getAttentionSpec(RewriterBase &rewriter,
-                                          AttentionBackwardOp op);
+/// The attributes of `op`, with the default scale filled in.
+AttentionSpec getAttentionSpec(AttentionOp op);
+AttentionSpec getAttentionSpec(AttentionBackwardOp op);
 
 /// The 4-D view of a sequence operand: `[B, H, S, D]` as is, `[B, S, H*D]`
 /// expanded (free reshape) to `[B, S, H, D]`.

@@ -92,37 +92,35 @@ static Value buildScoreGradient(OpBuilder &b, Location loc,
 static FailureOr<SmallVector<Value>>
 decomposeAttentionBackward(RewriterBase &rewriter, AttentionBackwardOp op,
                            const DecompositionOptions &) {
-  FailureOr<AttentionSpec> spec = getAttentionSpec(rewriter, op);
-  if (failed(spec))
-    return failure();
+  AttentionSpec spec = getAttentionSpec(op);
   Location loc = op.getLoc();
   MLIRContext *ctx = rewriter.getContext();
   AttentionWrt wrt = op.getWrt();
-  Value q = attentionView(rewriter, loc, *spec, op.getQ());
-  Value k = attentionView(rewriter, loc, *spec, op.getK());
-  Value dy = attentionView(rewriter, loc, *spec, op.getDy());
+  Value q = attentionView(rewriter, loc, spec, op.getQ());
+  Value k = attentionView(rewriter, loc, spec, op.getK());
+  Value dy = attentionView(rewriter, loc, spec, op.getDy());
   AffineMap scoreMap = attentionScoreMap(ctx);
-  AffineMap rowsOfQ = attentionSeqMap(ctx, *spec, kDimI);
-  AffineMap rowsOfK = attentionSeqMap(ctx, *spec, kDimJ);
+  AffineMap rowsOfQ = attentionSeqMap(ctx, spec, kDimI);
+  AffineMap rowsOfK = attentionSeqMap(ctx, spec, kDimJ);
 
   AttentionProbs probs =
-      buildAttentionProbs(rewriter, loc, *spec, q, k, op.getMask());
+      buildAttentionProbs(rewriter, loc, spec, q, k, op.getMask());
 
   Value grad;
   if (wrt == AttentionWrt::value) {
     // dv[b,h,j,d] = sum_i P[b,h,i,j] * dy[b,h,i,d].
-    Value v = attentionView(rewriter, loc, *spec, op.getV());
+    Value v = attentionView(rewriter, loc, spec, op.getV());
     grad = buildContraction(rewriter, loc, probs.probs, scoreMap, dy,
                                      rowsOfQ, filledLike(rewriter, loc, v, 0.0),
                                      rowsOfK);
   } else {
     // dP[b,h,i,j] = sum_d dy[b,h,i,d] * v[b,h,j,d].
-    Value v = attentionView(rewriter, loc, *spec, op.getV());
+    Value v = attentionView(rewriter, loc, spec, op.getV());
     Value dP = buildContraction(
         rewriter, loc, dy, rowsOfQ, v, rowsOfK,
         filledLike(rewriter, loc, probs.probs, 0.0), scoreMap);
     Value dS =
-        buildScoreGradient(rewriter, loc, *spec, probs, dP, op.getMask());
+        buildScoreGradient(rewriter, loc, spec, probs, dP, op.getMask());
     if (wrt == AttentionWrt::query) // dq[b,h,i,d] = sum_j dS * k[b,h,j,d]
       grad =
           buildContraction(rewriter, loc, dS, scoreMap, k, rowsOfK,
@@ -132,7 +130,7 @@ decomposeAttentionBackward(RewriterBase &rewriter, AttentionBackwardOp op,
           buildContraction(rewriter, loc, dS, scoreMap, q, rowsOfQ,
                                     filledLike(rewriter, loc, k, 0.0), rowsOfK);
   }
-  return SmallVector<Value>{attentionUnview(rewriter, loc, *spec, grad)};
+  return SmallVector<Value>{attentionUnview(rewriter, loc, spec, grad)};
 }
 
 using AttentionDecompositions = DecompositionList<

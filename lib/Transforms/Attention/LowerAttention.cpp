@@ -21,21 +21,19 @@ using namespace mlir::rlx;
 static FailureOr<SmallVector<Value>> lowerAttention(RewriterBase &rewriter,
                                                     AttentionOp op,
                                                     const LoweringOptions &) {
-  FailureOr<AttentionSpec> spec = getAttentionSpec(rewriter, op);
-  if (failed(spec))
-    return failure();
+  AttentionSpec spec = getAttentionSpec(op);
   Location loc = op.getLoc();
   MLIRContext *ctx = rewriter.getContext();
-  Value q = attentionView(rewriter, loc, *spec, op.getQ());
-  Value k = attentionView(rewriter, loc, *spec, op.getK());
-  Value v = attentionView(rewriter, loc, *spec, op.getV());
+  Value q = attentionView(rewriter, loc, spec, op.getQ());
+  Value k = attentionView(rewriter, loc, spec, op.getK());
+  Value v = attentionView(rewriter, loc, spec, op.getV());
   AttentionProbs probs =
-      buildAttentionProbs(rewriter, loc, *spec, q, k, op.getMask());
+      buildAttentionProbs(rewriter, loc, spec, q, k, op.getMask());
   Value out = buildContraction(
       rewriter, loc, probs.probs, attentionScoreMap(ctx), v,
-      attentionSeqMap(ctx, *spec, kDimJ), filledLike(rewriter, loc, q, 0.0),
-      attentionSeqMap(ctx, *spec, kDimI));
-  return SmallVector<Value>{attentionUnview(rewriter, loc, *spec, out)};
+      attentionSeqMap(ctx, spec, kDimJ), filledLike(rewriter, loc, q, 0.0),
+      attentionSeqMap(ctx, spec, kDimI));
+  return SmallVector<Value>{attentionUnview(rewriter, loc, spec, out)};
 }
 
 void mlir::rlx::populateAttentionLoweringPatterns(

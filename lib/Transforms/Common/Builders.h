@@ -21,12 +21,8 @@
 namespace mlir::rlx {
 
 //===----------------------------------------------------------------------===//
-// Scalars, tensors and preconditions
+// Scalars and tensors
 //===----------------------------------------------------------------------===//
-
-/// Fails (with a reason naming the type) unless every operand and result of
-/// `op` with a float element type is f32 or f64.
-LogicalResult checkF32OrF64(RewriterBase &rewriter, Operation *op);
 
 /// A scalar float constant of type `type`.
 Value floatConst(OpBuilder &b, Location loc, Type type, double value);

@@ -8,17 +8,17 @@
 //
 // that checks its preconditions *before* creating IR (returning
 // rewriter.notifyMatchFailure(op, "<reason a user understands>")) and returns
-// the replacement values.
-//
-// Guard policy: a rewrite trusts the verifier for everything the verifier
-// checks (ranks, attribute values, axes, static geometry, static
-// divisibility) and never re-checks it; it checks only the limits of the
-// rewrite itself (element types other than f32/f64, dims it needs static).
-// Relations between dynamic dims are checked at run time (rlx-check-shapes),
-// not by pattern code. The templates below turn it into a rewrite pattern
+// the replacement values. The templates below turn it into a rewrite pattern
 // (for the passes and populate*Patterns) and into the op's
 // linalg::AggregatedOpInterface::decomposeOperation, so every path runs the
 // same code. Forward lowerings use the same shape with LoweringOptions.
+//
+// Guard policy: a rewrite trusts the verifier for everything the verifier
+// checks (ranks, attribute values, axes, static geometry, static
+// divisibility) and never re-checks it. It checks only the limits of the
+// rewrite itself: the element types (f32/f64, checked here for every op) and
+// dims it needs static. Relations between dynamic dims are checked at run
+// time (rlx-check-shapes), not by pattern code.
 //
 //===----------------------------------------------------------------------===//
 #ifndef RLX_LIB_TRANSFORMS_COMMON_PATTERNGLUE_H
@@ -32,6 +32,11 @@
 
 namespace mlir::rlx {
 
+/// Fails (with a reason naming the type) unless every operand and result of
+/// `op` with a float element type is f32 or f64: the one limit every rewrite
+/// shares, checked by the glue below before any rewrite function runs.
+LogicalResult checkF32OrF64(RewriterBase &rewriter, Operation *op);
+
 /// Casts each value whose type differs from `op`'s result type to it
 /// (tensor.cast between compatible shapes, e.g. a static shape computed for a
 /// `?` result).
@@ -41,6 +46,19 @@ SmallVector<Value> castToResultTypes(OpBuilder &b, Operation *op,
 template <typename OpTy, typename OptionsTy>
 using RewriteFn = FailureOr<SmallVector<Value>> (*)(RewriterBase &, OpTy,
                                                     const OptionsTy &);
+
+/// Runs Fn on `op` after the element-type check; the values cast to the
+/// result types.
+template <typename OpTy, typename OptionsTy, RewriteFn<OpTy, OptionsTy> Fn>
+FailureOr<SmallVector<Value>> runRewrite(RewriterBase &rewriter, OpTy op,
+                                         const OptionsTy &options) {
+  if (failed(checkF32OrF64(rewriter, op)))
+    return failure();
+  FailureOr<SmallVector<Value>> values = Fn(rewriter, op, options);
+  if (failed(values))
+    return failure();
+  return castToResultTypes(rewriter, op, *values);
+}
 
 /// Replaces OpTy with the values Fn builds; honours options.filter.
 template <typename OpTy, typename OptionsTy, RewriteFn<OpTy, OptionsTy> Fn>
@@ -52,10 +70,11 @@ struct FunctionPattern : OpRewritePattern<OpTy> {
                                 PatternRewriter &rewriter) const override {
     if (options.filter && !options.filter(op))
       return rewriter.notifyMatchFailure(op, "not selected by the ops filter");
-    FailureOr<SmallVector<Value>> values = Fn(rewriter, op, options);
+    FailureOr<SmallVector<Value>> values =
+        runRewrite<OpTy, OptionsTy, Fn>(rewriter, op, options);
     if (failed(values))
       return failure();
-    rewriter.replaceOp(op, castToResultTypes(rewriter, op, *values));
+    rewriter.replaceOp(op, *values);
     return success();
   }
 
@@ -70,22 +89,29 @@ struct DecomposeModel
   FailureOr<SmallVector<Value>> decomposeOperation(Operation *op,
                                                    OpBuilder &b) const {
     IRRewriter rewriter(b);
-    FailureOr<SmallVector<Value>> values =
-        Fn(rewriter, cast<OpTy>(op), DecompositionOptions());
-    if (failed(values))
-      return failure();
-    return castToResultTypes(b, op, *values);
+    return runRewrite<OpTy, DecompositionOptions, Fn>(rewriter, cast<OpTy>(op),
+                                                      DecompositionOptions());
   }
 };
 
-/// One backward op and its decomposition function.
-template <typename OpTy, RewriteFn<OpTy, DecompositionOptions> Fn>
-struct Decomposition {
+/// One op and its rewrite function.
+template <typename OpTy, typename OptionsTy, RewriteFn<OpTy, OptionsTy> Fn>
+struct Rewrite {
   static void addPattern(RewritePatternSet &patterns,
-                         const DecompositionOptions &options) {
-    patterns.add<FunctionPattern<OpTy, DecompositionOptions, Fn>>(
-        patterns.getContext(), options);
+                         const OptionsTy &options) {
+    patterns.add<FunctionPattern<OpTy, OptionsTy, Fn>>(patterns.getContext(),
+                                                       options);
   }
+};
+
+/// One forward op and its lowering function.
+template <typename OpTy, RewriteFn<OpTy, LoweringOptions> Fn>
+using Lowering = Rewrite<OpTy, LoweringOptions, Fn>;
+
+/// One backward op and its decomposition function, which also backs its
+/// linalg::AggregatedOpInterface model.
+template <typename OpTy, RewriteFn<OpTy, DecompositionOptions> Fn>
+struct Decomposition : Rewrite<OpTy, DecompositionOptions, Fn> {
   static void attachModel(MLIRContext *ctx) {
     OpTy::template attachInterface<DecomposeModel<OpTy, Fn>>(*ctx);
   }
@@ -101,16 +127,7 @@ struct DecompositionList {
   static void attachModels(MLIRContext *ctx) { (Ds::attachModel(ctx), ...); }
 };
 
-/// One forward op and its lowering function.
-template <typename OpTy, RewriteFn<OpTy, LoweringOptions> Fn>
-struct Lowering {
-  static void addPattern(RewritePatternSet &patterns,
-                         const LoweringOptions &options) {
-    patterns.add<FunctionPattern<OpTy, LoweringOptions, Fn>>(
-        patterns.getContext(), options);
-  }
-};
-
+/// The lowerings of one family.
 template <typename... Ls>
 void addLoweringPatterns(RewritePatternSet &patterns,
                          const LoweringOptions &options) {

@@ -8,10 +8,10 @@
 using namespace mlir;
 using namespace mlir::rlx;
 
-FailureOr<OpPredicate> mlir::rlx::buildOpFilter(Operation *root,
-                                                ArrayRef<std::string> names,
-                                                TypeID kind,
-                                                StringRef kindName) {
+/// The selected ops (see runRewritePass).
+static FailureOr<OpPredicate> buildOpFilter(Operation *root,
+                                            ArrayRef<std::string> names,
+                                            TypeID kind, StringRef kindName) {
   auto ofKind = [kind](Operation *op) { return op->getName().hasTrait(kind); };
   if (names.empty())
     return OpPredicate(ofKind);
@@ -46,10 +46,11 @@ struct FailureReasons : public RewriterBase::Listener {
 };
 } // namespace
 
-LogicalResult mlir::rlx::applyAndReport(Operation *root,
-                                        const FrozenRewritePatternSet &patterns,
-                                        const OpPredicate &isTarget,
-                                        bool allowPartial, StringRef action) {
+/// Applies `patterns` and reports the targets left (see runRewritePass).
+static LogicalResult applyAndReport(Operation *root,
+                                    const FrozenRewritePatternSet &patterns,
+                                    const OpPredicate &isTarget,
+                                    bool allowPartial, StringRef action) {
   FailureReasons reasons;
   GreedyRewriteConfig config;
   config.setListener(&reasons);
@@ -74,4 +75,18 @@ LogicalResult mlir::rlx::applyAndReport(Operation *root,
     failedAny = true;
   });
   return failure(failedAny);
+}
+
+LogicalResult mlir::rlx::runRewritePass(
+    Operation *root, const RewritePassSpec &spec, ArrayRef<std::string> names,
+    bool allowPartial,
+    function_ref<void(RewritePatternSet &, const OpPredicate &)> populate) {
+  FailureOr<OpPredicate> filter =
+      buildOpFilter(root, names, spec.kind, spec.kindName);
+  if (failed(filter))
+    return failure();
+  RewritePatternSet patterns(root->getContext());
+  populate(patterns, *filter);
+  return applyAndReport(root, std::move(patterns), *filter, allowPartial,
+                        spec.action);
 }

@@ -11,22 +11,44 @@ namespace mlir::rlx {
 
 using OpPredicate = std::function<bool(Operation *)>;
 
-/// The ops a pass should rewrite: those with the trait `kind`
-/// (TypeID::get<rlx::OpTrait::Backward>() or ...::Forward>()), restricted to
-/// `names` (as "rlx.foo" or "foo") when non-empty. Fails with an error at
-/// `root` for a name that is not an rlx op with that trait (`kindName` says
-/// which, e.g. "backward").
-FailureOr<OpPredicate> buildOpFilter(Operation *root,
-                                     ArrayRef<std::string> names, TypeID kind,
-                                     StringRef kindName);
+/// What an rlx rewrite pass does with its options.
+struct RewritePassSpec {
+  /// The ops it rewrites: those with this trait
+  /// (TypeID::get<rlx::OpTrait::Backward>() or ...::Forward>()) ...
+  TypeID kind;
+  /// ... named in diagnostics as "an rlx <kindName> op" ...
+  StringRef kindName;
+  /// ... and in "could not <action> '<op>'".
+  StringRef action;
+};
 
-/// Applies `patterns` greedily to `root`, then reports every op still
-/// satisfying `isTarget` with the reason its pattern gave: an error (and
-/// failure) or, with `allowPartial`, a warning.
-LogicalResult applyAndReport(Operation *root,
-                             const FrozenRewritePatternSet &patterns,
-                             const OpPredicate &isTarget, bool allowPartial,
-                             StringRef action);
+/// The body of rlx-decompose-backward and rlx-lower-to-linalg: selects the
+/// ops of `spec.kind`, restricted to `names` (as "rlx.foo" or "foo") when
+/// non-empty, applies greedily the patterns `populate` adds for that
+/// selection, then reports every selected op left with the reason its
+/// pattern gave: an error (and failure) or, with `allowPartial`, a warning.
+/// A name that is not an rlx op of that kind is an error at `root`.
+LogicalResult
+runRewritePass(Operation *root, const RewritePassSpec &spec,
+               ArrayRef<std::string> names, bool allowPartial,
+               function_ref<void(RewritePatternSet &, const OpPredicate &)>
+                   populate);
+
+/// runRewritePass with the patterns of `populate` (e.g.
+/// populateDecomposeBackwardPatterns) under `options`, whose filter it sets.
+template <typename OptionsT>
+LogicalResult runRewritePass(Operation *root, const RewritePassSpec &spec,
+                             ArrayRef<std::string> names, bool allowPartial,
+                             OptionsT options,
+                             void (*populate)(RewritePatternSet &,
+                                              const OptionsT &)) {
+  return runRewritePass(
+      root, spec, names, allowPartial,
+      [&](RewritePatternSet &patterns, const OpPredicate &filter) {
+        options.filter = filter;
+        populate(patterns, options);
+      });
+}
 
 } // namespace mlir::rlx
 

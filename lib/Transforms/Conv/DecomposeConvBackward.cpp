@@ -49,8 +49,7 @@ using namespace mlir::rlx;
 static FailureOr<SmallVector<Value>>
 decomposeConv2dBackwardInput(RewriterBase &rewriter, Conv2dBackwardInputOp op,
                              const DecompositionOptions &) {
-  if (failed(checkF32OrF64(rewriter, op)) ||
-      failed(requireStaticConvDims(rewriter, op, op.getDy(), "dy",
+  if (failed(requireStaticConvDims(rewriter, op, op.getDy(), "dy",
                                    /*includeBatch=*/false)) ||
       failed(requireStaticConvDims(rewriter, op, op.getW(), "w",
                                    /*includeBatch=*/true)) ||
@@ -243,8 +242,7 @@ static Value accumulateWeightGrad(OpBuilder &b, Location loc,
 static FailureOr<SmallVector<Value>>
 decomposeConv2dBackwardWeight(RewriterBase &rewriter, Conv2dBackwardWeightOp op,
                               const DecompositionOptions &options) {
-  if (failed(checkF32OrF64(rewriter, op)) ||
-      failed(requireStaticConvDims(rewriter, op, op.getX(), "x",
+  if (failed(requireStaticConvDims(rewriter, op, op.getX(), "x",
                                    /*includeBatch=*/false)) ||
       failed(requireStaticConvDims(rewriter, op, op.getDy(), "dy",
                                    /*includeBatch=*/false)))

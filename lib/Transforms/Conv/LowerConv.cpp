@@ -20,8 +20,7 @@ using namespace mlir::rlx;
 ///                  * xp[n, g(co)*Ci/G + c, i*s + a*d, j*s + b*d].
 static FailureOr<SmallVector<Value>>
 lowerConv2d(RewriterBase &rewriter, Conv2dOp op, const LoweringOptions &) {
-  if (failed(checkF32OrF64(rewriter, op)) ||
-      failed(requireStaticConvDims(rewriter, op, op.getX(), "x",
+  if (failed(requireStaticConvDims(rewriter, op, op.getX(), "x",
                                    /*includeBatch=*/false)) ||
       failed(requireStaticConvDims(rewriter, op, op.getW(), "w",
                                    /*includeBatch=*/true)))

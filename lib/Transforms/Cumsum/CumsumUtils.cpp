@@ -153,19 +153,13 @@ static Value buildScanCumsum(OpBuilder &b, Location loc, Value x, int64_t axis,
   return loop.getResult(0);
 }
 
-FailureOr<SmallVector<Value>>
-mlir::rlx::rewriteCumsum(RewriterBase &rewriter, Operation *op, Value x,
-                         int64_t axis, bool exclusive, bool reverse,
-                         int64_t matrixMaxLength) {
-  if (failed(checkF32OrF64(rewriter, op)))
-    return failure();
+Value mlir::rlx::buildCumsum(OpBuilder &b, Location loc, Value x,
+                             int64_t axis, bool exclusive, bool reverse,
+                             int64_t matrixMaxLength) {
   auto type = cast<RankedTensorType>(x.getType());
   int64_t dim = verifiedAxis(axis, type.getRank());
   int64_t length = type.getDimSize(dim);
-  Location loc = op->getLoc();
   if (!ShapedType::isDynamic(length) && length <= matrixMaxLength)
-    return SmallVector<Value>{
-        buildMatrixCumsum(rewriter, loc, x, dim, exclusive, reverse)};
-  return SmallVector<Value>{
-      buildScanCumsum(rewriter, loc, x, dim, exclusive, reverse)};
+    return buildMatrixCumsum(b, loc, x, dim, exclusive, reverse);
+  return buildScanCumsum(b, loc, x, dim, exclusive, reverse);
 }

@@ -23,9 +23,9 @@ using namespace mlir::rlx;
 static FailureOr<SmallVector<Value>>
 decomposeCumsumBackward(RewriterBase &rewriter, CumsumBackwardOp op,
                         const DecompositionOptions &options) {
-  return rewriteCumsum(rewriter, op, op.getDy(), op.getAxis(),
-                       op.getExclusive(), /*reverse=*/true,
-                       options.cumsumMatrixMaxLength);
+  return SmallVector<Value>{buildCumsum(
+      rewriter, op.getLoc(), op.getDy(), op.getAxis(), op.getExclusive(),
+      /*reverse=*/true, options.cumsumMatrixMaxLength)};
 }
 
 using CumsumDecompositions = DecompositionList<

@@ -20,9 +20,9 @@ using namespace mlir::rlx;
 static FailureOr<SmallVector<Value>>
 lowerCumsum(RewriterBase &rewriter, CumsumOp op,
             const LoweringOptions &options) {
-  return rewriteCumsum(rewriter, op, op.getX(), op.getAxis(),
-                       op.getExclusive(), /*reverse=*/false,
-                       options.forwardCumsumMatrixMaxLength);
+  return SmallVector<Value>{buildCumsum(
+      rewriter, op.getLoc(), op.getX(), op.getAxis(), op.getExclusive(),
+      /*reverse=*/false, options.forwardCumsumMatrixMaxLength)};
 }
 
 void mlir::rlx::populateCumsumLoweringPatterns(RewritePatternSet &patterns,

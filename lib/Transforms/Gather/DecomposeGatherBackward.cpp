@@ -31,8 +31,6 @@ using namespace mlir::rlx;
 static FailureOr<SmallVector<Value>>
 decomposeGatherBackward(RewriterBase &rewriter, GatherBackwardOp op,
                         const DecompositionOptions &) {
-  if (failed(checkF32OrF64(rewriter, op)))
-    return failure();
   Value dy = op.getDy(), indices = op.getIndices();
   auto resultType = cast<RankedTensorType>(op.getDtable().getType());
   auto dyType = cast<RankedTensorType>(dy.getType());

@@ -27,8 +27,6 @@ using namespace mlir::rlx;
 /// y = table rows at `indices` along axis, zero where out of range.
 static FailureOr<SmallVector<Value>>
 lowerGather(RewriterBase &rewriter, GatherOp op, const LoweringOptions &) {
-  if (failed(checkF32OrF64(rewriter, op)))
-    return failure();
   Value table = op.getTable(), indices = op.getIndices();
   auto tableType = cast<RankedTensorType>(table.getType());
   int64_t tableRank = tableType.getRank();

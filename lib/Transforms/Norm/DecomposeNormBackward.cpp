@@ -138,8 +138,6 @@ static FailureOr<SmallVector<Value>>
 decomposeLayerNormBackwardInput(RewriterBase &rewriter,
                                 LayerNormBackwardInputOp op,
                                 const DecompositionOptions &) {
-  if (failed(checkF32OrF64(rewriter, op)))
-    return failure();
   return SmallVector<Value>{buildMeanNormInputGrad(
       rewriter, op.getLoc(), rowNormDomain(op.getX()), op.getGamma(),
       op.getDy(), op.getEps().convertToDouble())};
@@ -150,8 +148,6 @@ static FailureOr<SmallVector<Value>>
 decomposeLayerNormBackwardGamma(RewriterBase &rewriter,
                                 LayerNormBackwardGammaOp op,
                                 const DecompositionOptions &) {
-  if (failed(checkF32OrF64(rewriter, op)))
-    return failure();
   return SmallVector<Value>{buildMeanNormGammaGrad(
       rewriter, op.getLoc(), rowNormDomain(op.getX()), op.getDy(),
       op.getEps().convertToDouble())};
@@ -162,8 +158,6 @@ template <typename OpTy>
 static FailureOr<SmallVector<Value>>
 decomposeRowNormBackwardBeta(RewriterBase &rewriter, OpTy op,
                              const DecompositionOptions &) {
-  if (failed(checkF32OrF64(rewriter, op)))
-    return failure();
   int64_t last = op.getDy().getType().getRank() - 1;
   return SmallVector<Value>{
       buildBetaGrad(rewriter, op.getLoc(), op.getDy(), last)};
@@ -179,8 +173,6 @@ static FailureOr<SmallVector<Value>>
 decomposeRmsNormBackwardInput(RewriterBase &rewriter,
                               RmsNormBackwardInputOp op,
                               const DecompositionOptions &) {
-  if (failed(checkF32OrF64(rewriter, op)))
-    return failure();
   Location loc = op.getLoc();
   NormDomain domain = rowNormDomain(op.getX());
   Value x = domain.x;
@@ -235,8 +227,6 @@ static FailureOr<SmallVector<Value>>
 decomposeRmsNormBackwardGamma(RewriterBase &rewriter,
                               RmsNormBackwardGammaOp op,
                               const DecompositionOptions &) {
-  if (failed(checkF32OrF64(rewriter, op)))
-    return failure();
   Location loc = op.getLoc();
   NormDomain domain = rowNormDomain(op.getX());
   NormStats stats =
@@ -262,8 +252,6 @@ static FailureOr<SmallVector<Value>>
 decomposeGroupNormBackwardInput(RewriterBase &rewriter,
                                 GroupNormBackwardInputOp op,
                                 const DecompositionOptions &) {
-  if (failed(checkF32OrF64(rewriter, op)))
-    return failure();
   Location loc = op.getLoc();
   GroupViews views = expandGroupViews(rewriter, loc, op.getNumGroups(),
                                       {op.getX(), op.getDy()}, {op.getGamma()});
@@ -280,8 +268,6 @@ static FailureOr<SmallVector<Value>>
 decomposeGroupNormBackwardGamma(RewriterBase &rewriter,
                                 GroupNormBackwardGammaOp op,
                                 const DecompositionOptions &) {
-  if (failed(checkF32OrF64(rewriter, op)))
-    return failure();
   Location loc = op.getLoc();
   GroupViews views = expandGroupViews(rewriter, loc, op.getNumGroups(),
                                       {op.getX(), op.getDy()}, {});
@@ -296,8 +282,6 @@ static FailureOr<SmallVector<Value>>
 decomposeGroupNormBackwardBeta(RewriterBase &rewriter,
                                GroupNormBackwardBetaOp op,
                                const DecompositionOptions &) {
-  if (failed(checkF32OrF64(rewriter, op)))
-    return failure();
   return SmallVector<Value>{buildBetaGrad(rewriter, op.getLoc(), op.getDy(), 1)};
 }
 

@@ -53,8 +53,6 @@ template <typename OpTy,
           NormStats (*Stats)(OpBuilder &, Location, const NormDomain &, double)>
 static FailureOr<SmallVector<Value>>
 lowerRowNorm(RewriterBase &rewriter, OpTy op, const LoweringOptions &) {
-  if (failed(checkF32OrF64(rewriter, op)))
-    return failure();
   Location loc = op.getLoc();
   NormDomain domain = rowNormDomain(op.getX());
   NormStats stats = Stats(rewriter, loc, domain, op.getEps().convertToDouble());
@@ -66,8 +64,6 @@ lowerRowNorm(RewriterBase &rewriter, OpTy op, const LoweringOptions &) {
 /// (2, 3, 4), gamma/beta viewed as [G, C/G] on dims (1, 2).
 static FailureOr<SmallVector<Value>>
 lowerGroupNorm(RewriterBase &rewriter, GroupNormOp op, const LoweringOptions &) {
-  if (failed(checkF32OrF64(rewriter, op)))
-    return failure();
   Location loc = op.getLoc();
   GroupViews views = expandGroupViews(rewriter, loc, op.getNumGroups(),
                                       {op.getX()}, {op.getGamma(), op.getBeta()});

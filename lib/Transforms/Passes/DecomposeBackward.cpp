@@ -33,19 +33,12 @@ struct RlxDecomposeBackwardPass
   using Base::Base;
 
   void runOnOperation() override {
-    FailureOr<OpPredicate> filter =
-        buildOpFilter(getOperation(), ops, TypeID::get<rlx::OpTrait::Backward>(),
-                      "backward");
-    if (failed(filter))
-      return signalPassFailure();
+    RewritePassSpec spec{TypeID::get<rlx::OpTrait::Backward>(), "backward", "decompose"};
     DecompositionOptions options;
 #define RLX_DECOMPOSE_BACKWARD_OPTION(Field, Arg) options.Field = Field;
 #include "RlxAD/Transforms/PassOptions.def"
-    options.filter = *filter;
-    RewritePatternSet patterns(&getContext());
-    populateDecomposeBackwardPatterns(patterns, options);
-    if (failed(applyAndReport(getOperation(), std::move(patterns), *filter,
-                              allowPartial, "decompose")))
+    if (failed(runRewritePass(getOperation(), spec, ops, allowPartial,
+                              options, &populateDecomposeBackwardPatterns)))
       signalPassFailure();
   }
 };

@@ -26,19 +26,12 @@ struct RlxLowerToLinalgPass
   using Base::Base;
 
   void runOnOperation() override {
-    FailureOr<OpPredicate> filter =
-        buildOpFilter(getOperation(), ops, TypeID::get<rlx::OpTrait::Forward>(),
-                      "forward");
-    if (failed(filter))
-      return signalPassFailure();
+    RewritePassSpec spec{TypeID::get<rlx::OpTrait::Forward>(), "forward", "lower"};
     LoweringOptions options;
 #define RLX_LOWER_TO_LINALG_OPTION(Field, Arg) options.Field = Field;
 #include "RlxAD/Transforms/PassOptions.def"
-    options.filter = *filter;
-    RewritePatternSet patterns(&getContext());
-    populateLowerToLinalgPatterns(patterns, options);
-    if (failed(applyAndReport(getOperation(), std::move(patterns), *filter,
-                              allowPartial, "lower")))
+    if (failed(runRewritePass(getOperation(), spec, ops, allowPartial,
+                              options, &populateLowerToLinalgPatterns)))
       signalPassFailure();
   }
 };

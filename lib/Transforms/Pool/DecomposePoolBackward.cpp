@@ -62,8 +62,6 @@ struct IndexMath {
 static FailureOr<SmallVector<Value>>
 decomposeMaxPool2dBackward(RewriterBase &rewriter, MaxPool2dBackwardOp op,
                            const DecompositionOptions &) {
-  if (failed(checkF32OrF64(rewriter, op)))
-    return failure();
   ArrayRef<int64_t> kernel = op.getKernelSize(), stride = op.getStride(),
                     padding = op.getPadding();
 

@@ -23,8 +23,6 @@ using namespace mlir::rlx;
 static FailureOr<SmallVector<Value>>
 lowerMaxPool2d(RewriterBase &rewriter, MaxPool2dOp op,
                const LoweringOptions &) {
-  if (failed(checkF32OrF64(rewriter, op)))
-    return failure();
   ArrayRef<int64_t> kernel = op.getKernelSize(), stride = op.getStride(),
                     padding = op.getPadding();
 

@@ -66,8 +66,6 @@ static Value buildSteGradient(OpBuilder &b, Location l, Ste ste, Value x,
 static FailureOr<SmallVector<Value>>
 decomposeFakeQuantizeBackward(RewriterBase &rewriter, FakeQuantizeBackwardOp op,
                               const DecompositionOptions &) {
-  if (failed(checkF32OrF64(rewriter, op)))
-    return failure();
   std::optional<int64_t> axis = quantizeAxis(op.getX(), op.getAxis());
   Ste ste = op.getSte();
   if (ste == Ste::identity)

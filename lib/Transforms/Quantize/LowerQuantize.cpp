@@ -20,8 +20,6 @@ using namespace mlir::rlx;
 static FailureOr<SmallVector<Value>>
 lowerFakeQuantize(RewriterBase &rewriter, FakeQuantizeOp op,
                   const LoweringOptions &) {
-  if (failed(checkF32OrF64(rewriter, op)))
-    return failure();
   std::optional<int64_t> axis = quantizeAxis(op.getX(), op.getAxis());
   Location loc = op.getLoc();
   double qmax = static_cast<double>(quantizeQmax(op.getBits()));

@@ -17,8 +17,6 @@ using namespace mlir::rlx;
 static FailureOr<SmallVector<Value>>
 decomposeRopeBackward(RewriterBase &rewriter, RopeBackwardOp op,
                       const DecompositionOptions &) {
-  if (failed(checkF32OrF64(rewriter, op)))
-    return failure();
   return SmallVector<Value>{buildRopeRotation(
       rewriter, op.getLoc(), op.getDy(), op.getCos(), op.getSin(),
       op.getHeadDim(), op.getNRot(), /*inverse=*/true)};

@@ -16,8 +16,6 @@ using namespace mlir::rlx;
 
 static FailureOr<SmallVector<Value>>
 lowerRope(RewriterBase &rewriter, RopeOp op, const LoweringOptions &) {
-  if (failed(checkF32OrF64(rewriter, op)))
-    return failure();
   return SmallVector<Value>{buildRopeRotation(
       rewriter, op.getLoc(), op.getX(), op.getCos(), op.getSin(),
       op.getHeadDim(), op.getNRot(), /*inverse=*/false)};

@@ -219,8 +219,6 @@ static FailureOr<SmallVector<Value>>
 decomposeScanGradient(RewriterBase &rewriter, OpTy op,
                       const DecompositionOptions &options,
                       std::optional<int64_t> xsIdx) {
-  if (failed(checkF32OrF64(rewriter, op)))
-    return failure();
   Location loc = op.getLoc();
   int64_t length = op.getLength(), k = op.getNumCheckpoints();
   ScanGradientBuilder<OpTy> g(op, xsIdx);

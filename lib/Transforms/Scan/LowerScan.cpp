@@ -44,8 +44,6 @@ static Value buildStepLoop(OpBuilder &b, Location loc, ScanOp op, Value lb,
 
 static FailureOr<SmallVector<Value>>
 lowerScan(RewriterBase &rewriter, ScanOp op, const LoweringOptions &) {
-  if (failed(checkF32OrF64(rewriter, op)))
-    return failure();
   Location loc = op.getLoc();
   int64_t length = op.getLength(), k = op.getNumCheckpoints();
   Value init = op.getInit();

@@ -24,8 +24,6 @@ static FailureOr<SmallVector<Value>>
 decomposeSoftmaxCrossEntropyBackward(RewriterBase &rewriter,
                                      SoftmaxCrossEntropyBackwardOp op,
                                      const DecompositionOptions &) {
-  if (failed(checkF32OrF64(rewriter, op)))
-    return failure();
   Location loc = op.getLoc();
   Value logits = op.getLogits();
   Value m = buildMaxOverAxis(rewriter, loc, logits, 1);

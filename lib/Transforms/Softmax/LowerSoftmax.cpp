@@ -21,8 +21,6 @@ using namespace mlir::rlx;
 /// reductions and one broadcasting elementwise generic.
 static FailureOr<SmallVector<Value>>
 lowerSoftmax(RewriterBase &rewriter, SoftmaxOp op, const LoweringOptions &) {
-  if (failed(checkF32OrF64(rewriter, op)))
-    return failure();
   Value x = op.getX();
   int64_t axis = verifiedAxis(op.getAxis(), op.getX().getType().getRank());
   Value y = buildSoftmax(rewriter, op.getLoc(), x, axis);
@@ -37,8 +35,6 @@ lowerSoftmax(RewriterBase &rewriter, SoftmaxOp op, const LoweringOptions &) {
 static FailureOr<SmallVector<Value>>
 lowerSoftmaxCrossEntropy(RewriterBase &rewriter, SoftmaxCrossEntropyOp op,
                          const LoweringOptions &) {
-  if (failed(checkF32OrF64(rewriter, op)))
-    return failure();
   Location loc = op.getLoc();
   Value logits = op.getLogits();
   Value m = buildMaxOverAxis(rewriter, loc, logits, 1);
