@@ -22,15 +22,17 @@ namespace {
 struct MyDecomposeActivations
     : public mlir::PassWrapper<MyDecomposeActivations, mlir::OperationPass<>> {
   MLIR_DEFINE_EXPLICIT_INTERNAL_INLINE_TYPE_ID(MyDecomposeActivations)
-  llvm::StringRef getArgument() const final { return "my-decompose-activations"; }
+  llvm::StringRef getArgument() const final {
+    return "my-decompose-activations";
+  }
   llvm::StringRef getDescription() const final {
     return "Decompose rlx activation gradients with rlx's public patterns";
   }
   void runOnOperation() override {
     mlir::RewritePatternSet patterns(&getContext());
     mlir::rlx::populateActivationDecompositionPatterns(patterns);
-    if (mlir::failed(mlir::applyPatternsGreedily(getOperation(),
-                                                 std::move(patterns))))
+    if (mlir::failed(
+            mlir::applyPatternsGreedily(getOperation(), std::move(patterns))))
       signalPassFailure();
   }
 };
@@ -40,7 +42,9 @@ struct MyDecomposeActivations
 struct MyDecomposeAggregates
     : public mlir::PassWrapper<MyDecomposeAggregates, mlir::OperationPass<>> {
   MLIR_DEFINE_EXPLICIT_INTERNAL_INLINE_TYPE_ID(MyDecomposeAggregates)
-  llvm::StringRef getArgument() const final { return "my-decompose-aggregates"; }
+  llvm::StringRef getArgument() const final {
+    return "my-decompose-aggregates";
+  }
   llvm::StringRef getDescription() const final {
     return "Call decomposeOperation on every AggregatedOpInterface op";
   }
@@ -68,7 +72,6 @@ int main(int argc, char **argv) {
   mlir::rlx::registerRlxPasses();
   mlir::PassRegistration<MyDecomposeActivations>();
   mlir::PassRegistration<MyDecomposeAggregates>();
-  return mlir::asMainReturnCode(
-      mlir::MlirOptMain(argc, argv, "embed-opt: rlx inside another tool\n",
-                        registry));
+  return mlir::asMainReturnCode(mlir::MlirOptMain(
+      argc, argv, "embed-opt: rlx inside another tool\n", registry));
 }

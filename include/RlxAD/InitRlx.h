@@ -1,4 +1,4 @@
-//===- InitRlx.h - embed rlx in another MLIR compiler -------------*- C++ -*-===//
+//===- InitRlx.h - embed rlx in another MLIR compiler -----------*- C++ -*-===//
 //
 //   mlir::DialectRegistry registry;
 //   mlir::rlx::registerRlxDialect(registry);   // dialect + interface models

@@ -87,7 +87,8 @@ extern "C" int rlxModuleCall(RlxModule *module, const char *function,
     return 1;
   }
   size_t n = results->size();
-  auto *out = static_cast<RlxTensor *>(std::calloc(n ? n : 1, sizeof(RlxTensor)));
+  auto *out =
+      static_cast<RlxTensor *>(std::calloc(n ? n : 1, sizeof(RlxTensor)));
   for (size_t i = 0; i < n; ++i) {
     Tensor &r = (*results)[i];
     out[i].dtype = static_cast<RlxDType>(r.dtype);

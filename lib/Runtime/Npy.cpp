@@ -55,7 +55,8 @@ llvm::Expected<Tensor> rlx::runtime::readNpy(llvm::StringRef path) {
   } else if (major == 2 || major == 3) {
     if (bytes.size() < 12)
       return npyError(path, "truncated header");
-    headerLen = uint32_t(uint8_t(bytes[8])) | (uint32_t(uint8_t(bytes[9])) << 8) |
+    headerLen = uint32_t(uint8_t(bytes[8])) |
+                (uint32_t(uint8_t(bytes[9])) << 8) |
                 (uint32_t(uint8_t(bytes[10])) << 16) |
                 (uint32_t(uint8_t(bytes[11])) << 24);
     headerStart = 12;
@@ -70,7 +71,8 @@ llvm::Expected<Tensor> rlx::runtime::readNpy(llvm::StringRef path) {
   std::optional<std::string> fortran = headerValue(header, "fortran_order");
   std::optional<std::string> shapeText = headerValue(header, "shape");
   if (!descr || !fortran || !shapeText)
-    return npyError(path, "malformed header (needs descr, fortran_order, shape)");
+    return npyError(path,
+                    "malformed header (needs descr, fortran_order, shape)");
   Tensor t;
   if (*descr == "'<f4'")
     t.dtype = DType::F32;

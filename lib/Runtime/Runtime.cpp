@@ -279,8 +279,9 @@ struct Descriptor {
 /// Takes ownership of the buffer a result descriptor points to, copying it
 /// into a dense row-major tensor if its strides are not the identity ones.
 /// `owners` makes results that share an allocation share its ownership.
-static Tensor adoptResult(const int64_t *words, const TensorType &type,
-                          llvm::DenseMap<void *, std::shared_ptr<void>> &owners) {
+static Tensor
+adoptResult(const int64_t *words, const TensorType &type,
+            llvm::DenseMap<void *, std::shared_ptr<void>> &owners) {
   size_t rank = type.shape.size();
   Tensor t;
   t.dtype = type.dtype;
@@ -328,15 +329,15 @@ static Tensor adoptResult(const int64_t *words, const TensorType &type,
   return t;
 }
 
-Expected<std::vector<Tensor>> JitModule::call(StringRef name,
-                                              llvm::ArrayRef<TensorView> inputs) {
+Expected<std::vector<Tensor>>
+JitModule::call(StringRef name, llvm::ArrayRef<TensorView> inputs) {
   const FunctionSignature *sig = lookup(name);
   if (!sig) {
     std::string known;
     for (const FunctionSignature &f : impl->functions)
       known += (known.empty() ? "" : ", ") + f.name;
-    return makeError("no public function '" + name + "' in the module (has: " +
-                     known + ")");
+    return makeError("no public function '" + name +
+                     "' in the module (has: " + known + ")");
   }
   if (!sig->supported)
     return makeError("function '" + name + "': " + sig->why);
@@ -348,26 +349,27 @@ Expected<std::vector<Tensor>> JitModule::call(StringRef name,
     const TensorView &view = inputs[i];
     const TensorType &want = sig->inputs[i];
     auto got = [&] {
-      TensorType t{view.dtype, std::vector<int64_t>(view.shape.begin(),
-                                                    view.shape.end())};
+      TensorType t{view.dtype,
+                   std::vector<int64_t>(view.shape.begin(), view.shape.end())};
       return t.str();
     };
     if (view.dtype != want.dtype || view.shape.size() != want.shape.size())
       return makeError("function '" + name + "' argument #" + llvm::Twine(i) +
                        ": expected " + want.str() + ", got " + got());
     for (size_t d = 0; d < want.shape.size(); ++d) {
-      if (view.shape[d] < 0 || (want.shape[d] >= 0 && view.shape[d] != want.shape[d]))
-        return makeError("function '" + name + "' argument #" +
-                         llvm::Twine(i) + ": expected " + want.str() +
-                         ", got " + got() + " (dim " + llvm::Twine(d) + ")");
+      if (view.shape[d] < 0 ||
+          (want.shape[d] >= 0 && view.shape[d] != want.shape[d]))
+        return makeError("function '" + name + "' argument #" + llvm::Twine(i) +
+                         ": expected " + want.str() + ", got " + got() +
+                         " (dim " + llvm::Twine(d) + ")");
     }
     if (!view.data && !view.shape.empty()) {
       bool empty = false;
       for (int64_t d : view.shape)
         empty |= d == 0;
       if (!empty)
-        return makeError("function '" + name + "' argument #" +
-                         llvm::Twine(i) + " has no data");
+        return makeError("function '" + name + "' argument #" + llvm::Twine(i) +
+                         " has no data");
     }
   }
 
@@ -377,7 +379,8 @@ Expected<std::vector<Tensor>> JitModule::call(StringRef name,
   std::vector<size_t> resultOffsets;
   for (const TensorType &t : sig->outputs) {
     resultOffsets.push_back(resultWords.size());
-    resultWords.resize(resultWords.size() + Descriptor::wordsFor(t.shape.size()));
+    resultWords.resize(resultWords.size() +
+                       Descriptor::wordsFor(t.shape.size()));
   }
   std::vector<Descriptor> descriptors;
   descriptors.reserve(inputs.size());
@@ -397,8 +400,8 @@ Expected<std::vector<Tensor>> JitModule::call(StringRef name,
 
   auto fn = impl->engine->lookupPacked(("_mlir_ciface_" + name).str());
   if (!fn)
-    return makeError("function '" + name + "' was not compiled: " +
-                     llvm::toString(fn.takeError()));
+    return makeError("function '" + name +
+                     "' was not compiled: " + llvm::toString(fn.takeError()));
   std::jmp_buf jump;
   activeCall = &jump;
   failedCheck.clear();

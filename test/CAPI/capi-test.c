@@ -8,7 +8,8 @@
 #include <string.h>
 
 static const char *kModule =
-    "func.func @grad(%x: tensor<?x3xf64>, %dy: tensor<?x3xf64>) -> tensor<?x3xf64> {\n"
+    "func.func @grad(%x: tensor<?x3xf64>, %dy: tensor<?x3xf64>) -> "
+    "tensor<?x3xf64> {\n"
     "  %dx = rlx.activation_backward %x, %dy {kind = #rlx.activation<tanh>}\n"
     "      : tensor<?x3xf64>, tensor<?x3xf64> -> tensor<?x3xf64>\n"
     "  return %dx : tensor<?x3xf64>\n"
@@ -27,7 +28,8 @@ int main(void) {
   double x[6] = {-1.5, -0.5, 0.0, 0.25, 1.0, 2.0};
   double dy[6] = {1, 2, 3, 4, 5, 6};
   int64_t shape[2] = {2, 3};
-  RlxTensor in[2] = {{RLX_F64, 2, shape, x, NULL}, {RLX_F64, 2, shape, dy, NULL}};
+  RlxTensor in[2] = {{RLX_F64, 2, shape, x, NULL},
+                     {RLX_F64, 2, shape, dy, NULL}};
   RlxTensor *out = NULL;
   size_t nOut = 0;
   if (rlxModuleCall(m, "grad", in, 2, &out, &nOut, &err) != 0) {
@@ -49,7 +51,8 @@ int main(void) {
     return 1;
 
   /* A dtype mismatch is rejected with a message. */
-  RlxTensor bad[2] = {{RLX_F32, 2, shape, x, NULL}, {RLX_F64, 2, shape, dy, NULL}};
+  RlxTensor bad[2] = {{RLX_F32, 2, shape, x, NULL},
+                      {RLX_F64, 2, shape, dy, NULL}};
   if (rlxModuleCall(m, "grad", bad, 2, &out, &nOut, &err) == 0)
     return 1;
   printf("bad call: %s\n", err);

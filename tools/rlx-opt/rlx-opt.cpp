@@ -44,6 +44,6 @@ int main(int argc, char **argv) {
   mlir::tensor::registerTensorPasses();
   mlir::transform::registerTransformPasses();
 
-  return mlir::asMainReturnCode(mlir::MlirOptMain(
-      argc, argv, "rlx optimizer driver\n", registry));
+  return mlir::asMainReturnCode(
+      mlir::MlirOptMain(argc, argv, "rlx optimizer driver\n", registry));
 }

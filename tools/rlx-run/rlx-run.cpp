@@ -26,9 +26,10 @@ namespace cl = llvm::cl;
 
 static cl::opt<std::string> inputFile(cl::Positional, cl::desc("<module.mlir>"),
                                       cl::Required);
-static cl::opt<std::string> entry("entry", cl::desc("Function to call "
-                                                    "(default: the only one, "
-                                                    "or 'main')"),
+static cl::opt<std::string> entry("entry",
+                                  cl::desc("Function to call "
+                                           "(default: the only one, "
+                                           "or 'main')"),
                                   cl::init(""));
 static cl::list<std::string> inputs("input", cl::desc("Argument .npy file"));
 static cl::list<std::string> outputs("output", cl::desc("Result .npy file"));
@@ -53,10 +54,12 @@ static void summarise(const Tensor &t, size_t index) {
   for (int64_t i = 0; i < shown; ++i) {
     switch (t.dtype) {
     case DType::F32:
-      llvm::outs() << llvm::format(" %g", static_cast<const float *>(t.data)[i]);
+      llvm::outs() << llvm::format(" %g",
+                                   static_cast<const float *>(t.data)[i]);
       break;
     case DType::F64:
-      llvm::outs() << llvm::format(" %g", static_cast<const double *>(t.data)[i]);
+      llvm::outs() << llvm::format(" %g",
+                                   static_cast<const double *>(t.data)[i]);
       break;
     case DType::I32:
       llvm::outs() << " " << static_cast<const int32_t *>(t.data)[i];
@@ -75,8 +78,8 @@ int main(int argc, char **argv) {
 
   auto source = llvm::MemoryBuffer::getFileOrSTDIN(inputFile);
   if (!source)
-    return fail("cannot read '" + inputFile + "': " +
-                source.getError().message());
+    return fail("cannot read '" + inputFile +
+                "': " + source.getError().message());
   auto module = JitModule::compile((*source)->getBuffer(), pipelineOptions);
   if (!module)
     return fail(llvm::toString(module.takeError()));
@@ -123,12 +126,13 @@ int main(int argc, char **argv) {
       auto stop = std::chrono::steady_clock::now();
       if (!again)
         return fail(llvm::toString(again.takeError()));
-      ms.push_back(std::chrono::duration<double, std::milli>(stop - start)
-                       .count());
+      ms.push_back(
+          std::chrono::duration<double, std::milli>(stop - start).count());
     }
     std::sort(ms.begin(), ms.end());
-    double median = ms.size() % 2 ? ms[ms.size() / 2]
-                                  : (ms[ms.size() / 2 - 1] + ms[ms.size() / 2]) / 2;
+    double median = ms.size() % 2
+                        ? ms[ms.size() / 2]
+                        : (ms[ms.size() / 2 - 1] + ms[ms.size() / 2]) / 2;
     llvm::errs() << llvm::format("time: median=%.3f ms min=%.3f ms runs=%u\n",
                                  median, ms.front(), unsigned(repeat));
   }

@@ -1,4 +1,4 @@
-//===- Npy.h - read and write NumPy .npy files ---------------------*- C++ -*-===//
+//===- Npy.h - read and write NumPy .npy files ------------------*- C++ -*-===//
 //
 // Version 1.0/2.0/3.0 .npy files, little-endian f32/f64/i32/i64, C order.
 // Anything else (big-endian, Fortran order, other dtypes, truncated data) is

@@ -1,4 +1,4 @@
-//===- Runtime.h - compile rlx modules and call them on tensors ---*- C++ -*-===//
+//===- Runtime.h - compile rlx modules, call them on tensors ----*- C++ -*-===//
 //
 //   auto module = rlx::runtime::JitModule::compile(text);
 //   if (!module) { llvm::errs() << llvm::toString(module.takeError()); ... }

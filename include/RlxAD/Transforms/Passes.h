@@ -1,12 +1,12 @@
-//===- Passes.h - rlx passes --------------------------------------*- C++ -*-===//
+//===- Passes.h - rlx passes ------------------------------------*- C++ -*-===//
 #ifndef RLXAD_TRANSFORMS_PASSES_H
 #define RLXAD_TRANSFORMS_PASSES_H
 
 #include "mlir/Dialect/Affine/IR/AffineOps.h"
 #include "mlir/Dialect/Arith/IR/Arith.h"
+#include "mlir/Dialect/Bufferization/IR/Bufferization.h"
 #include "mlir/Dialect/ControlFlow/IR/ControlFlow.h"
 #include "mlir/Dialect/Index/IR/IndexDialect.h"
-#include "mlir/Dialect/Bufferization/IR/Bufferization.h"
 #include "mlir/Dialect/LLVMIR/LLVMDialect.h"
 #include "mlir/Dialect/Linalg/IR/Linalg.h"
 #include "mlir/Dialect/Math/IR/Math.h"

@@ -1,4 +1,4 @@
-//===- Pipelines.h - rlx-to-linalg and rlx-to-llvm pipelines ------*- C++ -*-===//
+//===- Pipelines.h - rlx-to-linalg and rlx-to-llvm pipelines ----*- C++ -*-===//
 #ifndef RLXAD_TRANSFORMS_PIPELINES_H
 #define RLXAD_TRANSFORMS_PIPELINES_H
 

@@ -1,4 +1,4 @@
-//===- Transforms.h - public rewrite-pattern entry points ---------*- C++ -*-===//
+//===- Transforms.h - public rewrite-pattern entry points -------*- C++ -*-===//
 //
 // What an embedding compiler calls to reuse rlx's rewrites in its own passes:
 // one populate function per op family and direction, plus the all-in-one
@@ -56,8 +56,8 @@ struct LoweringOptions {
 #define RLX_FAMILY(Family)                                                     \
   void populate##Family##DecompositionPatterns(                                \
       RewritePatternSet &patterns, const DecompositionOptions &options = {});  \
-  void populate##Family##LoweringPatterns(RewritePatternSet &patterns,         \
-                                          const LoweringOptions &options = {});
+  void populate##Family##LoweringPatterns(                                     \
+      RewritePatternSet &patterns, const LoweringOptions &options = {});
 #include "RlxAD/Dialect/Rlx/IR/RlxFamilies.inc"
 
 /// Every family's decompositions (what rlx-decompose-backward applies).

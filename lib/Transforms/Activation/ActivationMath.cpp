@@ -17,10 +17,18 @@ struct Scalar {
   Location loc;
   Type t;
   Value c(double v) const { return floatConst(b, loc, t, v); }
-  Value add(Value x, Value y) const { return arith::AddFOp::create(b, loc, x, y); }
-  Value sub(Value x, Value y) const { return arith::SubFOp::create(b, loc, x, y); }
-  Value mul(Value x, Value y) const { return arith::MulFOp::create(b, loc, x, y); }
-  Value div(Value x, Value y) const { return arith::DivFOp::create(b, loc, x, y); }
+  Value add(Value x, Value y) const {
+    return arith::AddFOp::create(b, loc, x, y);
+  }
+  Value sub(Value x, Value y) const {
+    return arith::SubFOp::create(b, loc, x, y);
+  }
+  Value mul(Value x, Value y) const {
+    return arith::MulFOp::create(b, loc, x, y);
+  }
+  Value div(Value x, Value y) const {
+    return arith::DivFOp::create(b, loc, x, y);
+  }
   Value neg(Value x) const { return arith::NegFOp::create(b, loc, x); }
   Value gt0(Value x) const {
     return arith::CmpFOp::create(b, loc, arith::CmpFPredicate::OGT, x, c(0));
@@ -88,11 +96,10 @@ Value mlir::rlx::buildActivation(OpBuilder &b, Location loc,
     return math::AtanOp::create(b, loc, x);
   case ActivationKind::relu:
     // NaN propagates, like torch.relu.
-    return s.select(s.gt0(x), x,
-                    s.select(arith::CmpFOp::create(b, loc,
-                                                   arith::CmpFPredicate::UNO,
-                                                   x, x),
-                             x, s.c(0)));
+    return s.select(
+        s.gt0(x), x,
+        s.select(arith::CmpFOp::create(b, loc, arith::CmpFPredicate::UNO, x, x),
+                 x, s.c(0)));
   }
   llvm_unreachable("ActivationKind is verified by the attribute parser");
 }
@@ -103,18 +110,20 @@ Value mlir::rlx::buildActivationDerivative(OpBuilder &b, Location loc,
   switch (kind) {
   case ActivationKind::gelu: {
     // Phi(x) + x * phi(x), phi(x) = exp(-x^2/2) / sqrt(2 pi).
-    Value pdf = s.mul(s.c(0.5 * M_2_SQRTPI * M_SQRT1_2),
-                      math::ExpOp::create(b, loc,
-                                          s.mul(s.c(-0.5), s.mul(x, x))));
+    Value pdf =
+        s.mul(s.c(0.5 * M_2_SQRTPI * M_SQRT1_2),
+              math::ExpOp::create(b, loc, s.mul(s.c(-0.5), s.mul(x, x))));
     return s.add(normalCdf(s, x), s.mul(x, pdf));
   }
   case ActivationKind::gelu_tanh: {
     // 0.5 (1 + t) + 0.5 x (1 - t^2) sqrt(2/pi) (1 + 3 * 0.044715 x^2).
     Value t = geluTanhInner(s, x);
-    Value du = s.mul(s.c(kSqrt2OverPi),
-                     s.add(s.c(1), s.mul(s.c(3 * kGeluTanhCoeff), s.mul(x, x))));
+    Value du =
+        s.mul(s.c(kSqrt2OverPi),
+              s.add(s.c(1), s.mul(s.c(3 * kGeluTanhCoeff), s.mul(x, x))));
     Value left = s.mul(s.c(0.5), s.add(s.c(1), t));
-    Value right = s.mul(s.mul(s.c(0.5), x), s.mul(s.sub(s.c(1), s.mul(t, t)), du));
+    Value right =
+        s.mul(s.mul(s.c(0.5), x), s.mul(s.sub(s.c(1), s.mul(t, t)), du));
     return s.add(left, right);
   }
   case ActivationKind::silu: {
@@ -136,8 +145,8 @@ Value mlir::rlx::buildActivationDerivative(OpBuilder &b, Location loc,
     return s.div(s.c(1), x);
   case ActivationKind::sqrt:
     // 1 / (2 sqrt(x)) where x > 0, else 0.
-    return s.select(s.gt0(x),
-                    s.div(s.c(0.5), math::SqrtOp::create(b, loc, x)), s.c(0));
+    return s.select(s.gt0(x), s.div(s.c(0.5), math::SqrtOp::create(b, loc, x)),
+                    s.c(0));
   case ActivationKind::rsqrt: {
     // -1/2 x^(-3/2) = -0.5 rsqrt(x) / x where x > 0, else 0.
     Value r = math::RsqrtOp::create(b, loc, x);
@@ -147,8 +156,8 @@ Value mlir::rlx::buildActivationDerivative(OpBuilder &b, Location loc,
     return s.c(-1);
   case ActivationKind::abs: {
     // sign(x), 0 at 0.
-    Value lt0 = arith::CmpFOp::create(b, loc, arith::CmpFPredicate::OLT, x,
-                                      s.c(0));
+    Value lt0 =
+        arith::CmpFOp::create(b, loc, arith::CmpFPredicate::OLT, x, s.c(0));
     return s.select(s.gt0(x), s.c(1), s.select(lt0, s.c(-1), s.c(0)));
   }
   case ActivationKind::sin:

@@ -12,9 +12,10 @@
 using namespace mlir;
 using namespace mlir::rlx;
 
-static FailureOr<SmallVector<Value>>
-lowerWithActivation(RewriterBase &rewriter, Operation *op, ActivationKind kind,
-                    Value x) {
+static FailureOr<SmallVector<Value>> lowerWithActivation(RewriterBase &rewriter,
+                                                         Operation *op,
+                                                         ActivationKind kind,
+                                                         Value x) {
   Value y = buildElementwise(rewriter, op->getLoc(), {x},
                              [&](OpBuilder &b, Location loc, ValueRange args) {
                                return buildActivation(b, loc, kind, args[0]);

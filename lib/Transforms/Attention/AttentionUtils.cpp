@@ -18,8 +18,7 @@ using namespace mlir::rlx;
 /// The value a removed score is replaced by.
 static constexpr double kMaskedScore = -1e9;
 
-template <typename OpTy>
-static AttentionSpec getSpec(OpTy op) {
+template <typename OpTy> static AttentionSpec getSpec(OpTy op) {
   AttentionSpec spec;
   spec.numHeads = op.getNumHeadsAttr().getInt();
   spec.headDim = op.getHeadDimAttr().getInt();
@@ -147,8 +146,8 @@ static Value buildMaskedScores(OpBuilder &b, Location loc,
             nb, nloc, args[0], floatConst(nb, nloc, elementType, spec.scale));
         if (spec.softcap) { // c * tanh(z / c)
           Value c = floatConst(nb, nloc, elementType, *spec.softcap);
-          Value t = math::TanhOp::create(
-              nb, nloc, arith::DivFOp::create(nb, nloc, z, c));
+          Value t = math::TanhOp::create(nb, nloc,
+                                         arith::DivFOp::create(nb, nloc, z, c));
           z = arith::MulFOp::create(nb, nloc, c, t);
         }
         if (spec.maskKind == MaskKind::bias) {

@@ -40,13 +40,12 @@ static Value buildScoreGradient(OpBuilder &b, Location loc,
   AffineMap row = identity.dropResults(3);
 
   // delta[b,h,i] = sum_j dP * P.
-  Value delta = buildSums(b, loc, dP, {3},
-                          {{dP, identity}, {probs.probs, identity}}, 1,
-                          [](OpBuilder &nb, Location nloc, ValueRange args) {
-                            return SmallVector<Value>{
-                                arith::MulFOp::create(nb, nloc, args[0],
-                                                      args[1])};
-                          })[0];
+  Value delta =
+      buildSums(b, loc, dP, {3}, {{dP, identity}, {probs.probs, identity}}, 1,
+                [](OpBuilder &nb, Location nloc, ValueRange args) {
+                  return SmallVector<Value>{
+                      arith::MulFOp::create(nb, nloc, args[0], args[1])};
+                })[0];
 
   // Inputs: P, dP, delta, [S for the softcap factor], [the custom mask].
   SmallVector<GenericOperand> inputs = {
@@ -68,20 +67,23 @@ static Value buildScoreGradient(OpBuilder &b, Location loc,
         };
         // scale * P * (dP - delta)
         Value ds = arith::MulFOp::create(
-            nb, nloc, args[0], arith::SubFOp::create(nb, nloc, args[1], args[2]));
+            nb, nloc, args[0],
+            arith::SubFOp::create(nb, nloc, args[1], args[2]));
         ds = arith::MulFOp::create(nb, nloc, ds, cst(spec.scale));
         if (spec.softcap) { // * (1 - tanh(scale * S / c)^2)
           Value raw =
               arith::MulFOp::create(nb, nloc, args[scoresArg], cst(spec.scale));
           Value t = math::TanhOp::create(
-              nb, nloc, arith::DivFOp::create(nb, nloc, raw, cst(*spec.softcap)));
+              nb, nloc,
+              arith::DivFOp::create(nb, nloc, raw, cst(*spec.softcap)));
           Value factor = arith::SubFOp::create(
               nb, nloc, cst(1.0), arith::MulFOp::create(nb, nloc, t, t));
           ds = arith::MulFOp::create(nb, nloc, ds, factor);
         }
         if (spec.hasReplacingMask()) { // 0 where the score was removed
-          Value keep = buildAttentionKeep(nb, nloc, spec, probs.offset,
-                                          maskArg >= 0 ? args[maskArg] : Value());
+          Value keep =
+              buildAttentionKeep(nb, nloc, spec, probs.offset,
+                                 maskArg >= 0 ? args[maskArg] : Value());
           ds = arith::SelectOp::create(nb, nloc, keep, ds, cst(0.0));
         }
         return SmallVector<Value>{ds};
@@ -110,25 +112,21 @@ decomposeAttentionBackward(RewriterBase &rewriter, AttentionBackwardOp op,
   if (wrt == AttentionWrt::value) {
     // dv[b,h,j,d] = sum_i P[b,h,i,j] * dy[b,h,i,d].
     Value v = attentionView(rewriter, loc, spec, op.getV());
-    grad = buildContraction(rewriter, loc, probs.probs, scoreMap, dy,
-                                     rowsOfQ, filledLike(rewriter, loc, v, 0.0),
-                                     rowsOfK);
+    grad = buildContraction(rewriter, loc, probs.probs, scoreMap, dy, rowsOfQ,
+                            filledLike(rewriter, loc, v, 0.0), rowsOfK);
   } else {
     // dP[b,h,i,j] = sum_d dy[b,h,i,d] * v[b,h,j,d].
     Value v = attentionView(rewriter, loc, spec, op.getV());
-    Value dP = buildContraction(
-        rewriter, loc, dy, rowsOfQ, v, rowsOfK,
-        filledLike(rewriter, loc, probs.probs, 0.0), scoreMap);
-    Value dS =
-        buildScoreGradient(rewriter, loc, spec, probs, dP, op.getMask());
+    Value dP =
+        buildContraction(rewriter, loc, dy, rowsOfQ, v, rowsOfK,
+                         filledLike(rewriter, loc, probs.probs, 0.0), scoreMap);
+    Value dS = buildScoreGradient(rewriter, loc, spec, probs, dP, op.getMask());
     if (wrt == AttentionWrt::query) // dq[b,h,i,d] = sum_j dS * k[b,h,j,d]
-      grad =
-          buildContraction(rewriter, loc, dS, scoreMap, k, rowsOfK,
-                                    filledLike(rewriter, loc, q, 0.0), rowsOfQ);
+      grad = buildContraction(rewriter, loc, dS, scoreMap, k, rowsOfK,
+                              filledLike(rewriter, loc, q, 0.0), rowsOfQ);
     else // dk[b,h,j,d] = sum_i dS * q[b,h,i,d]
-      grad =
-          buildContraction(rewriter, loc, dS, scoreMap, q, rowsOfQ,
-                                    filledLike(rewriter, loc, k, 0.0), rowsOfK);
+      grad = buildContraction(rewriter, loc, dS, scoreMap, q, rowsOfQ,
+                              filledLike(rewriter, loc, k, 0.0), rowsOfK);
   }
   return SmallVector<Value>{attentionUnview(rewriter, loc, spec, grad)};
 }

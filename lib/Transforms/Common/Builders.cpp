@@ -34,8 +34,7 @@ SmallVector<OpFoldResult> mlir::rlx::sizesWithout(OpBuilder &b, Location loc,
   return sizes;
 }
 
-Value mlir::rlx::filled(OpBuilder &b, Location loc, Value empty,
-                        double value) {
+Value mlir::rlx::filled(OpBuilder &b, Location loc, Value empty, double value) {
   Type e = cast<ShapedType>(empty.getType()).getElementType();
   Value c = floatConst(b, loc, e, value);
   return linalg::FillOp::create(b, loc, c, empty).getResult(0);
@@ -47,8 +46,7 @@ Value mlir::rlx::filledLike(OpBuilder &b, Location loc, Value like,
 }
 
 std::pair<Value, Value> mlir::rlx::castIndexInRange(OpBuilder &b, Location loc,
-                                                    Value value,
-                                                    Value length) {
+                                                    Value value, Value length) {
   Value index = arith::IndexCastOp::create(b, loc, b.getIndexType(), value);
   Value zero = indexConst(b, loc, 0);
   Value geZero =
@@ -93,12 +91,9 @@ SmallVector<Value> mlir::rlx::buildGeneric(OpBuilder &b, Location loc,
   return SmallVector<Value>(generic.getResults());
 }
 
-SmallVector<Value> mlir::rlx::buildParallel(OpBuilder &b, Location loc,
-                                            ArrayRef<OpFoldResult> sizes,
-                                            Type elementType,
-                                            ArrayRef<GenericOperand> inputs,
-                                            unsigned numResults,
-                                            GenericBody body) {
+SmallVector<Value> mlir::rlx::buildParallel(
+    OpBuilder &b, Location loc, ArrayRef<OpFoldResult> sizes, Type elementType,
+    ArrayRef<GenericOperand> inputs, unsigned numResults, GenericBody body) {
   Value init = tensor::EmptyOp::create(b, loc, sizes, elementType);
   SmallVector<GenericOperand> outputs(
       numResults, {init, b.getMultiDimIdentityMap(sizes.size())});
@@ -135,12 +130,9 @@ Value mlir::rlx::buildElementwise(OpBuilder &b, Location loc, ValueRange inputs,
                                    resultElementType);
 }
 
-SmallVector<Value> mlir::rlx::buildReduction(OpBuilder &b, Location loc,
-                                             Value domain,
-                                             ArrayRef<int64_t> reducedDims,
-                                             ArrayRef<GenericOperand> inputs,
-                                             ArrayRef<double> inits,
-                                             GenericBody body) {
+SmallVector<Value> mlir::rlx::buildReduction(
+    OpBuilder &b, Location loc, Value domain, ArrayRef<int64_t> reducedDims,
+    ArrayRef<GenericOperand> inputs, ArrayRef<double> inits, GenericBody body) {
   auto type = cast<RankedTensorType>(domain.getType());
   Value empty = tensor::EmptyOp::create(
       b, loc, sizesWithout(b, loc, domain, reducedDims), type.getElementType());

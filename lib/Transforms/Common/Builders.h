@@ -1,4 +1,4 @@
-//===- Builders.h - the IR builders every rewrite shares ---------*- C++ -*-===//
+//===- Builders.h - the IR builders every rewrite shares --------*- C++ -*-===//
 //
 // The one place for linalg.generic, constant and shape helpers; add here
 // rather than copying a helper into a family folder.
@@ -37,8 +37,8 @@ Value emptyLike(OpBuilder &b, Location loc, Value like,
 
 /// The sizes of `domain` without the dims in `dropped` (the shape of a
 /// statistic reduced over them), static ones as attributes.
-SmallVector<OpFoldResult> sizesWithout(OpBuilder &b, Location loc,
-                                       Value domain, ArrayRef<int64_t> dropped);
+SmallVector<OpFoldResult> sizesWithout(OpBuilder &b, Location loc, Value domain,
+                                       ArrayRef<int64_t> dropped);
 
 /// linalg.fill of `empty` with `value`.
 Value filled(OpBuilder &b, Location loc, Value empty, double value);
@@ -65,8 +65,7 @@ using GenericBody =
 
 /// Body of a one-result generic that does not read its output: the input
 /// elements in, the result element out.
-using ElementwiseBody =
-    function_ref<Value(OpBuilder &, Location, ValueRange)>;
+using ElementwiseBody = function_ref<Value(OpBuilder &, Location, ValueRange)>;
 
 /// An operand of a linalg.generic: a tensor and the map from the loop space
 /// to its indices.
@@ -88,8 +87,7 @@ SmallVector<Value> buildGeneric(OpBuilder &b, Location loc,
 /// `numResults` results, reading `inputs` through their maps. `body` gets the
 /// input elements only.
 SmallVector<Value> buildParallel(OpBuilder &b, Location loc,
-                                 ArrayRef<OpFoldResult> sizes,
-                                 Type elementType,
+                                 ArrayRef<OpFoldResult> sizes, Type elementType,
                                  ArrayRef<GenericOperand> inputs,
                                  unsigned numResults, GenericBody body);
 

@@ -29,9 +29,9 @@ SmallVector<Value> mlir::rlx::castToResultTypes(OpBuilder &b, Operation *op,
                                                 ValueRange values) {
   SmallVector<Value> cast;
   for (auto [value, type] : llvm::zip_equal(values, op->getResultTypes()))
-    cast.push_back(value.getType() == type
-                       ? value
-                       : tensor::CastOp::create(b, op->getLoc(), type, value)
-                             .getResult());
+    cast.push_back(
+        value.getType() == type
+            ? value
+            : tensor::CastOp::create(b, op->getLoc(), type, value).getResult());
   return cast;
 }

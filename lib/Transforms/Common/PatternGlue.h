@@ -118,8 +118,7 @@ struct Decomposition : Rewrite<OpTy, DecompositionOptions, Fn> {
 };
 
 /// The decompositions of one family: patterns and interface models.
-template <typename... Ds>
-struct DecompositionList {
+template <typename... Ds> struct DecompositionList {
   static void addPatterns(RewritePatternSet &patterns,
                           const DecompositionOptions &options) {
     (Ds::addPattern(patterns, options), ...);
@@ -136,7 +135,8 @@ void addLoweringPatterns(RewritePatternSet &patterns,
 
 /// attach<Family>DecompositionModels, one per family (defined with its
 /// decompositions), called by registerDecompositionInterfaceModels.
-#define RLX_FAMILY(Family) void attach##Family##DecompositionModels(MLIRContext *ctx);
+#define RLX_FAMILY(Family)                                                     \
+  void attach##Family##DecompositionModels(MLIRContext *ctx);
 #include "RlxAD/Dialect/Rlx/IR/RlxFamilies.inc"
 
 } // namespace mlir::rlx

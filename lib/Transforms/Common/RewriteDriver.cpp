@@ -23,9 +23,9 @@ static FailureOr<OpPredicate> buildOpFilter(Operation *root,
     std::optional<RegisteredOperationName> info =
         RegisteredOperationName::lookup(full, ctx);
     if (!info || !info->hasTrait(kind))
-      return root->emitError() << "ops= names '" << name
-                               << "', which is not an rlx " << kindName
-                               << " op";
+      return root->emitError()
+             << "ops= names '" << name << "', which is not an rlx " << kindName
+             << " op";
     selected->insert(full);
   }
   return OpPredicate([selected, ofKind](Operation *op) {
@@ -36,8 +36,9 @@ static FailureOr<OpPredicate> buildOpFilter(Operation *root,
 namespace {
 /// Remembers the last match-failure reason reported at each location.
 struct FailureReasons : public RewriterBase::Listener {
-  void notifyMatchFailure(
-      Location loc, function_ref<void(Diagnostic &)> reasonCallback) override {
+  void
+  notifyMatchFailure(Location loc,
+                     function_ref<void(Diagnostic &)> reasonCallback) override {
     Diagnostic diag(loc, DiagnosticSeverity::Remark);
     reasonCallback(diag);
     reasons[loc.getAsOpaquePointer()] = diag.str();

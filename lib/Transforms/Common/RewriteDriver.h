@@ -1,4 +1,4 @@
-//===- RewriteDriver.h - shared driver of the rlx rewrite passes -*- C++ -*-===//
+//===- RewriteDriver.h - driver of the rlx rewrite passes -------*- C++ -*-===//
 #ifndef RLX_LIB_TRANSFORMS_COMMON_REWRITEDRIVER_H
 #define RLX_LIB_TRANSFORMS_COMMON_REWRITEDRIVER_H
 
@@ -28,20 +28,18 @@ struct RewritePassSpec {
 /// selection, then reports every selected op left with the reason its
 /// pattern gave: an error (and failure) or, with `allowPartial`, a warning.
 /// A name that is not an rlx op of that kind is an error at `root`.
-LogicalResult
-runRewritePass(Operation *root, const RewritePassSpec &spec,
-               ArrayRef<std::string> names, bool allowPartial,
-               function_ref<void(RewritePatternSet &, const OpPredicate &)>
-                   populate);
+LogicalResult runRewritePass(
+    Operation *root, const RewritePassSpec &spec, ArrayRef<std::string> names,
+    bool allowPartial,
+    function_ref<void(RewritePatternSet &, const OpPredicate &)> populate);
 
 /// runRewritePass with the patterns of `populate` (e.g.
 /// populateDecomposeBackwardPatterns) under `options`, whose filter it sets.
 template <typename OptionsT>
-LogicalResult runRewritePass(Operation *root, const RewritePassSpec &spec,
-                             ArrayRef<std::string> names, bool allowPartial,
-                             OptionsT options,
-                             void (*populate)(RewritePatternSet &,
-                                              const OptionsT &)) {
+LogicalResult
+runRewritePass(Operation *root, const RewritePassSpec &spec,
+               ArrayRef<std::string> names, bool allowPartial, OptionsT options,
+               void (*populate)(RewritePatternSet &, const OptionsT &)) {
   return runRewritePass(
       root, spec, names, allowPartial,
       [&](RewritePatternSet &patterns, const OpPredicate &filter) {

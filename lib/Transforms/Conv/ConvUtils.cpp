@@ -68,7 +68,8 @@ Value mlir::rlx::buildGroupedConv2d(OpBuilder &b, Location loc, Value input,
   Attribute dilations = b.getI64VectorAttr(dilation);
 
   if (groups == 1) {
-    Value init = filled(b, loc, tensor::EmptyOp::create(b, loc, outType, dynBatch), 0.0);
+    Value init =
+        filled(b, loc, tensor::EmptyOp::create(b, loc, outType, dynBatch), 0.0);
     return linalg::Conv2DNchwFchwOp::create(
                b, loc, TypeRange{outType}, ValueRange{input, filter},
                ValueRange{init}, strides, dilations)
@@ -95,7 +96,8 @@ Value mlir::rlx::buildGroupedConv2d(OpBuilder &b, Location loc, Value input,
   auto outGType = RankedTensorType::get(
       {inType.getDimSize(0), g, outChannels / g, outSpatial[0], outSpatial[1]},
       elementType);
-  Value init = filled(b, loc, tensor::EmptyOp::create(b, loc, outGType, dynBatch), 0.0);
+  Value init =
+      filled(b, loc, tensor::EmptyOp::create(b, loc, outGType, dynBatch), 0.0);
   Value outG = linalg::Conv2DNgchwGfchwOp::create(
                    b, loc, TypeRange{outGType}, ValueRange{inG, fG},
                    ValueRange{init}, strides, dilations)

@@ -23,8 +23,8 @@
 //
 //===----------------------------------------------------------------------===//
 #include "Common/Builders.h"
-#include "Conv/ConvUtils.h"
 #include "Common/PatternGlue.h"
+#include "Conv/ConvUtils.h"
 
 #include "RlxAD/Dialect/Rlx/IR/RlxConvOps.h"
 #include "mlir/Dialect/Arith/IR/Arith.h"
@@ -194,11 +194,12 @@ static Value accumulateWeightGrad(OpBuilder &b, Location loc,
       b.getIndexAttr(s.cig),    b.getIndexAttr(s.kh),
       b.getIndexAttr(s.kw)};
   Value colInit = tensor::EmptyOp::create(b, loc, colSizes, elementType);
-  Value col = buildGeneric(b, loc, {{xp, im2colMap}},
-                           {{colInit, AffineMap::getMultiDimIdentityMap(7, ctx)}},
-                           [](OpBuilder &, Location, ValueRange args) {
-                             return SmallVector<Value>{args[0]};
-                           })[0];
+  Value col =
+      buildGeneric(b, loc, {{xp, im2colMap}},
+                   {{colInit, AffineMap::getMultiDimIdentityMap(7, ctx)}},
+                   [](OpBuilder &, Location, ValueRange args) {
+                     return SmallVector<Value>{args[0]};
+                   })[0];
 
   // dyT[co, (n, i, j)] = dy[n, co, i, j]: a real transpose, then collapse.
   Value dyTInit = tensor::EmptyOp::create(
@@ -301,9 +302,9 @@ decomposeConv2dBackwardWeight(RewriterBase &rewriter, Conv2dBackwardWeightOp op,
   int64_t perSample =
       checkedPerSample.value_or(std::numeric_limits<int64_t>::max());
   int64_t cap = options.im2colMaxElements;
-  bool tile = cap > 0 && perSample > 0 &&
-              (ShapedType::isDynamic(batch) ||
-               (batch > 0 && perSample > cap / batch));
+  bool tile =
+      cap > 0 && perSample > 0 &&
+      (ShapedType::isDynamic(batch) || (batch > 0 && perSample > cap / batch));
   if (!tile) {
     acc = accumulateWeightGrad(rewriter, loc, op, s, x, dy, acc);
   } else {

@@ -8,8 +8,8 @@
 //
 //===----------------------------------------------------------------------===//
 #include "Common/Builders.h"
-#include "Conv/ConvUtils.h"
 #include "Common/PatternGlue.h"
+#include "Conv/ConvUtils.h"
 
 #include "RlxAD/Dialect/Rlx/IR/RlxConvOps.h"
 

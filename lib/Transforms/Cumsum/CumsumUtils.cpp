@@ -18,13 +18,11 @@ using namespace mlir::rlx;
 /// >= or > for the forward/reverse, inclusive/exclusive sums, so that
 /// y[m, i] = sum_j x[m, j] * T[j, i]. One generic on linalg.index.
 static Value buildTriangularOnes(OpBuilder &b, Location loc, Type elementType,
-                                 int64_t length, bool exclusive,
-                                 bool reverse) {
+                                 int64_t length, bool exclusive, bool reverse) {
   arith::CmpIPredicate pred =
-      reverse ? (exclusive ? arith::CmpIPredicate::ugt
-                           : arith::CmpIPredicate::uge)
-              : (exclusive ? arith::CmpIPredicate::ult
-                           : arith::CmpIPredicate::ule);
+      reverse
+          ? (exclusive ? arith::CmpIPredicate::ugt : arith::CmpIPredicate::uge)
+          : (exclusive ? arith::CmpIPredicate::ult : arith::CmpIPredicate::ule);
   Value init = tensor::EmptyOp::create(
       b, loc, ArrayRef<int64_t>{length, length}, elementType);
   return buildGeneric(
@@ -153,8 +151,8 @@ static Value buildScanCumsum(OpBuilder &b, Location loc, Value x, int64_t axis,
   return loop.getResult(0);
 }
 
-Value mlir::rlx::buildCumsum(OpBuilder &b, Location loc, Value x,
-                             int64_t axis, bool exclusive, bool reverse,
+Value mlir::rlx::buildCumsum(OpBuilder &b, Location loc, Value x, int64_t axis,
+                             bool exclusive, bool reverse,
                              int64_t matrixMaxLength) {
   auto type = cast<RankedTensorType>(x.getType());
   int64_t dim = verifiedAxis(axis, type.getRank());

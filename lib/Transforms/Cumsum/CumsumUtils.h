@@ -1,4 +1,4 @@
-//===- CumsumUtils.h - prefix sums shared by cumsum and its gradient -*- C++ -*-===//
+//===- CumsumUtils.h - prefix sums of cumsum and its gradient ---*- C++ -*-===//
 //
 // rlx.cumsum (a forward prefix sum) and rlx.cumsum_backward (a reverse one)
 // are the same computation with the direction flipped; both rewrites build it

@@ -11,8 +11,8 @@
 //
 //===----------------------------------------------------------------------===//
 #include "Common/Builders.h"
-#include "Cumsum/CumsumUtils.h"
 #include "Common/PatternGlue.h"
+#include "Cumsum/CumsumUtils.h"
 
 #include "RlxAD/Dialect/Rlx/IR/RlxCumsumOps.h"
 
@@ -28,8 +28,8 @@ decomposeCumsumBackward(RewriterBase &rewriter, CumsumBackwardOp op,
       /*reverse=*/true, options.cumsumMatrixMaxLength)};
 }
 
-using CumsumDecompositions = DecompositionList<
-    Decomposition<CumsumBackwardOp, decomposeCumsumBackward>>;
+using CumsumDecompositions =
+    DecompositionList<Decomposition<CumsumBackwardOp, decomposeCumsumBackward>>;
 
 void mlir::rlx::populateCumsumDecompositionPatterns(
     RewritePatternSet &patterns, const DecompositionOptions &options) {

@@ -8,8 +8,8 @@
 //
 //===----------------------------------------------------------------------===//
 #include "Common/Builders.h"
-#include "Cumsum/CumsumUtils.h"
 #include "Common/PatternGlue.h"
+#include "Cumsum/CumsumUtils.h"
 
 #include "RlxAD/Dialect/Rlx/IR/RlxCumsumOps.h"
 

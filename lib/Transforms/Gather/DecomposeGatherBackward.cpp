@@ -58,9 +58,9 @@ decomposeGatherBackward(RewriterBase &rewriter, GatherBackwardOp op,
     else
       sizes.push_back(dySizes[d < a ? d : d + k - 1]);
   }
-  Value dtable = filled(
-      rewriter, loc, tensor::EmptyOp::create(rewriter, loc, sizes, elementType),
-      0.0);
+  Value dtable =
+      filled(rewriter, loc,
+             tensor::EmptyOp::create(rewriter, loc, sizes, elementType), 0.0);
 
   // Flatten the indices to [N] and their dims of dy to one, so that dy is
   // [p..., N, q...] like dtable's [p..., V, q...]. Rank-0 indices: N = 1 and
@@ -103,10 +103,9 @@ decomposeGatherBackward(RewriterBase &rewriter, GatherBackwardOp op,
       rewriter, loc, zero, count, one, ValueRange{dtable},
       [&](OpBuilder &b, Location l, Value n, ValueRange iter) {
         Value acc = iter[0];
-        Value raw = k > 0 ? tensor::ExtractOp::create(b, l, flatIndices,
-                                                      ValueRange{n})
-                          : tensor::ExtractOp::create(b, l, indices,
-                                                      ValueRange{});
+        Value raw =
+            k > 0 ? tensor::ExtractOp::create(b, l, flatIndices, ValueRange{n})
+                  : tensor::ExtractOp::create(b, l, indices, ValueRange{});
         Value index, inRange;
         std::tie(index, inRange) = castIndexInRange(b, l, raw, lengthValue);
         auto ifOp = scf::IfOp::create(
@@ -136,8 +135,8 @@ decomposeGatherBackward(RewriterBase &rewriter, GatherBackwardOp op,
   return SmallVector<Value>{loop.getResult(0)};
 }
 
-using GatherDecompositions = DecompositionList<
-    Decomposition<GatherBackwardOp, decomposeGatherBackward>>;
+using GatherDecompositions =
+    DecompositionList<Decomposition<GatherBackwardOp, decomposeGatherBackward>>;
 
 void mlir::rlx::populateGatherDecompositionPatterns(
     RewritePatternSet &patterns, const DecompositionOptions &options) {

@@ -35,8 +35,10 @@ lowerGather(RewriterBase &rewriter, GatherOp op, const LoweringOptions &) {
 
   Location loc = op.getLoc();
   Type elementType = tableType.getElementType();
-  SmallVector<OpFoldResult> tableSizes = tensor::getMixedSizes(rewriter, loc, table);
-  SmallVector<OpFoldResult> indexSizes = tensor::getMixedSizes(rewriter, loc, indices);
+  SmallVector<OpFoldResult> tableSizes =
+      tensor::getMixedSizes(rewriter, loc, table);
+  SmallVector<OpFoldResult> indexSizes =
+      tensor::getMixedSizes(rewriter, loc, indices);
   // shape(y) = shape(table)[:a] + shape(indices) + shape(table)[a+1:]
   SmallVector<OpFoldResult> sizes(tableSizes.begin(), tableSizes.begin() + a);
   llvm::append_range(sizes, indexSizes);
@@ -49,8 +51,7 @@ lowerGather(RewriterBase &rewriter, GatherOp op, const LoweringOptions &) {
   if (rows == 0)
     return SmallVector<Value>{filled(rewriter, loc, init, 0.0)};
 
-  Value length =
-      getValueOrCreateConstantIndexOp(rewriter, loc, tableSizes[a]);
+  Value length = getValueOrCreateConstantIndexOp(rewriter, loc, tableSizes[a]);
   SmallVector<AffineExpr> indexExprs;
   for (int64_t d = a; d < a + k; ++d)
     indexExprs.push_back(rewriter.getAffineDimExpr(d));

@@ -23,8 +23,8 @@
 //
 //===----------------------------------------------------------------------===//
 #include "Common/Builders.h"
-#include "Norm/NormUtils.h"
 #include "Common/PatternGlue.h"
+#include "Norm/NormUtils.h"
 
 #include "RlxAD/Dialect/Rlx/IR/RlxNormOps.h"
 #include "mlir/Dialect/Arith/IR/Arith.h"
@@ -92,8 +92,8 @@ static Value buildMeanNormInputGrad(OpBuilder &b, Location loc,
             nb, nloc, arith::SubFOp::create(nb, nloc, args[0], args[3]), r);
         Value g = arith::MulFOp::create(nb, nloc, args[2], args[1]);
         Value t = arith::SubFOp::create(nb, nloc, g, args[5]);
-        t = arith::SubFOp::create(
-            nb, nloc, t, arith::MulFOp::create(nb, nloc, xh, args[6]));
+        t = arith::SubFOp::create(nb, nloc, t,
+                                  arith::MulFOp::create(nb, nloc, xh, args[6]));
         return SmallVector<Value>{arith::MulFOp::create(nb, nloc, r, t)};
       })[0];
 }
@@ -104,26 +104,23 @@ static Value buildMeanNormGammaGrad(OpBuilder &b, Location loc,
                                     double eps) {
   AffineMap id = domain.identityMap(), stat = domain.statMap();
   NormStats stats = buildMeanRstd(b, loc, domain, eps);
-  return buildSums(b, loc, domain.x, domain.nonParamDims(),
-                   {{domain.x, id}, {dy, id}, {stats.mean, stat},
-                    {stats.rstd, stat}},
-                   1,
-                   [](OpBuilder &nb, Location nloc, ValueRange args) {
-                     Value xh = arith::MulFOp::create(
-                         nb, nloc,
-                         arith::SubFOp::create(nb, nloc, args[0], args[2]),
-                         args[3]);
-                     return SmallVector<Value>{
-                         arith::MulFOp::create(nb, nloc, args[1], xh)};
-                   })[0];
+  return buildSums(
+      b, loc, domain.x, domain.nonParamDims(),
+      {{domain.x, id}, {dy, id}, {stats.mean, stat}, {stats.rstd, stat}}, 1,
+      [](OpBuilder &nb, Location nloc, ValueRange args) {
+        Value xh = arith::MulFOp::create(
+            nb, nloc, arith::SubFOp::create(nb, nloc, args[0], args[2]),
+            args[3]);
+        return SmallVector<Value>{arith::MulFOp::create(nb, nloc, args[1], xh)};
+      })[0];
 }
 
 /// sum over every dim of `dy` but `paramDim`.
 static Value buildBetaGrad(OpBuilder &b, Location loc, Value dy,
                            int64_t paramDim) {
   SmallVector<int64_t> dims;
-  for (int64_t d = 0, e = cast<RankedTensorType>(dy.getType()).getRank();
-       d < e; ++d)
+  for (int64_t d = 0, e = cast<RankedTensorType>(dy.getType()).getRank(); d < e;
+       ++d)
     if (d != paramDim)
       dims.push_back(d);
   return buildSum(b, loc, dy, dims);
@@ -148,9 +145,9 @@ static FailureOr<SmallVector<Value>>
 decomposeLayerNormBackwardGamma(RewriterBase &rewriter,
                                 LayerNormBackwardGammaOp op,
                                 const DecompositionOptions &) {
-  return SmallVector<Value>{buildMeanNormGammaGrad(
-      rewriter, op.getLoc(), rowNormDomain(op.getX()), op.getDy(),
-      op.getEps().convertToDouble())};
+  return SmallVector<Value>{
+      buildMeanNormGammaGrad(rewriter, op.getLoc(), rowNormDomain(op.getX()),
+                             op.getDy(), op.getEps().convertToDouble())};
 }
 
 /// dbeta[d] = sum over the leading dims of dy (layer and rms norm alike).
@@ -170,8 +167,7 @@ decomposeRowNormBackwardBeta(RewriterBase &rewriter, OpTy op,
 /// dx = r*(g - x*r^2*mean(g*x)) = r*g - x*c with c = r^3*mean(g*x),
 /// r = rsqrt(mean(x^2) + eps): sum(x^2) and sum(g*x) in one reduction.
 static FailureOr<SmallVector<Value>>
-decomposeRmsNormBackwardInput(RewriterBase &rewriter,
-                              RmsNormBackwardInputOp op,
+decomposeRmsNormBackwardInput(RewriterBase &rewriter, RmsNormBackwardInputOp op,
                               const DecompositionOptions &) {
   Location loc = op.getLoc();
   NormDomain domain = rowNormDomain(op.getX());
@@ -183,15 +179,15 @@ decomposeRmsNormBackwardInput(RewriterBase &rewriter,
   Value inv = buildInverseCount(rewriter, loc, domain);
 
   // sxx = sum(x^2), sgx = sum(dy*gamma*x)
-  SmallVector<Value> sums = buildSums(
-      rewriter, loc, x, domain.reduced,
-      {{x, id}, {op.getGamma(), param}, {op.getDy(), id}}, 2,
-      [](OpBuilder &nb, Location nloc, ValueRange args) {
-        Value g = arith::MulFOp::create(nb, nloc, args[2], args[1]);
-        return SmallVector<Value>{
-            arith::MulFOp::create(nb, nloc, args[0], args[0]),
-            arith::MulFOp::create(nb, nloc, g, args[0])};
-      });
+  SmallVector<Value> sums =
+      buildSums(rewriter, loc, x, domain.reduced,
+                {{x, id}, {op.getGamma(), param}, {op.getDy(), id}}, 2,
+                [](OpBuilder &nb, Location nloc, ValueRange args) {
+                  Value g = arith::MulFOp::create(nb, nloc, args[2], args[1]);
+                  return SmallVector<Value>{
+                      arith::MulFOp::create(nb, nloc, args[0], args[0]),
+                      arith::MulFOp::create(nb, nloc, g, args[0])};
+                });
   // Per row: r = rsqrt(sxx/n + eps), c = r^3 * sgx/n.
   SmallVector<OpFoldResult> rowSizes =
       sizesWithout(rewriter, loc, x, domain.reduced);
@@ -224,8 +220,7 @@ decomposeRmsNormBackwardInput(RewriterBase &rewriter,
 
 /// dgamma[d] = sum over the leading dims of dy*x*r.
 static FailureOr<SmallVector<Value>>
-decomposeRmsNormBackwardGamma(RewriterBase &rewriter,
-                              RmsNormBackwardGammaOp op,
+decomposeRmsNormBackwardGamma(RewriterBase &rewriter, RmsNormBackwardGammaOp op,
                               const DecompositionOptions &) {
   Location loc = op.getLoc();
   NormDomain domain = rowNormDomain(op.getX());
@@ -255,10 +250,9 @@ decomposeGroupNormBackwardInput(RewriterBase &rewriter,
   Location loc = op.getLoc();
   GroupViews views = expandGroupViews(rewriter, loc, op.getNumGroups(),
                                       {op.getX(), op.getDy()}, {op.getGamma()});
-  Value dx = buildMeanNormInputGrad(rewriter, loc,
-                                    groupNormDomain(views.xLike[0]),
-                                    views.params[0], views.xLike[1],
-                                    op.getEps().convertToDouble());
+  Value dx = buildMeanNormInputGrad(
+      rewriter, loc, groupNormDomain(views.xLike[0]), views.params[0],
+      views.xLike[1], op.getEps().convertToDouble());
   return SmallVector<Value>{collapseGroups(rewriter, loc, dx, 1)};
 }
 
@@ -271,9 +265,9 @@ decomposeGroupNormBackwardGamma(RewriterBase &rewriter,
   Location loc = op.getLoc();
   GroupViews views = expandGroupViews(rewriter, loc, op.getNumGroups(),
                                       {op.getX(), op.getDy()}, {});
-  Value dgamma = buildMeanNormGammaGrad(
-      rewriter, loc, groupNormDomain(views.xLike[0]), views.xLike[1],
-      op.getEps().convertToDouble());
+  Value dgamma =
+      buildMeanNormGammaGrad(rewriter, loc, groupNormDomain(views.xLike[0]),
+                             views.xLike[1], op.getEps().convertToDouble());
   return SmallVector<Value>{collapseGroups(rewriter, loc, dgamma, 0)};
 }
 
@@ -282,7 +276,8 @@ static FailureOr<SmallVector<Value>>
 decomposeGroupNormBackwardBeta(RewriterBase &rewriter,
                                GroupNormBackwardBetaOp op,
                                const DecompositionOptions &) {
-  return SmallVector<Value>{buildBetaGrad(rewriter, op.getLoc(), op.getDy(), 1)};
+  return SmallVector<Value>{
+      buildBetaGrad(rewriter, op.getLoc(), op.getDy(), 1)};
 }
 
 using NormDecompositions = DecompositionList<

@@ -11,8 +11,8 @@
 //
 //===----------------------------------------------------------------------===//
 #include "Common/Builders.h"
-#include "Norm/NormUtils.h"
 #include "Common/PatternGlue.h"
+#include "Norm/NormUtils.h"
 
 #include "RlxAD/Dialect/Rlx/IR/RlxNormOps.h"
 #include "mlir/Dialect/Arith/IR/Arith.h"
@@ -36,10 +36,10 @@ static Value buildAffineNormalize(OpBuilder &b, Location loc,
   return buildParallel(
       b, loc, tensor::getMixedSizes(b, loc, domain.x), domain.elementType(),
       inputs, 1, [&](OpBuilder &nb, Location nloc, ValueRange args) {
-        Value centred = stats.mean
-                            ? arith::SubFOp::create(nb, nloc, args[0], args[4])
-                                  .getResult()
-                            : args[0];
+        Value centred =
+            stats.mean
+                ? arith::SubFOp::create(nb, nloc, args[0], args[4]).getResult()
+                : args[0];
         Value xh = arith::MulFOp::create(nb, nloc, centred, args[3]);
         Value scaled = arith::MulFOp::create(nb, nloc, xh, args[1]);
         return SmallVector<Value>{
@@ -62,11 +62,13 @@ lowerRowNorm(RewriterBase &rewriter, OpTy op, const LoweringOptions &) {
 
 /// group_norm: on x viewed as [N, G, C/G, H, W], mean/rstd over dims
 /// (2, 3, 4), gamma/beta viewed as [G, C/G] on dims (1, 2).
-static FailureOr<SmallVector<Value>>
-lowerGroupNorm(RewriterBase &rewriter, GroupNormOp op, const LoweringOptions &) {
+static FailureOr<SmallVector<Value>> lowerGroupNorm(RewriterBase &rewriter,
+                                                    GroupNormOp op,
+                                                    const LoweringOptions &) {
   Location loc = op.getLoc();
-  GroupViews views = expandGroupViews(rewriter, loc, op.getNumGroups(),
-                                      {op.getX()}, {op.getGamma(), op.getBeta()});
+  GroupViews views =
+      expandGroupViews(rewriter, loc, op.getNumGroups(), {op.getX()},
+                       {op.getGamma(), op.getBeta()});
   NormDomain domain = groupNormDomain(views.xLike[0]);
   NormStats stats =
       buildMeanRstd(rewriter, loc, domain, op.getEps().convertToDouble());

@@ -58,16 +58,16 @@ Value mlir::rlx::buildInverseCount(OpBuilder &b, Location loc,
       continue;
     }
     Value size = tensor::DimOp::create(b, loc, domain.x, d);
-    dynamicCount = dynamicCount
-                       ? arith::MulIOp::create(b, loc, dynamicCount, size)
-                       : size;
+    dynamicCount =
+        dynamicCount ? arith::MulIOp::create(b, loc, dynamicCount, size) : size;
   }
   if (!dynamicCount)
     return floatConst(b, loc, type, 1.0 / static_cast<double>(staticCount));
   if (staticCount != 1)
     dynamicCount = arith::MulIOp::create(b, loc, dynamicCount,
                                          indexConst(b, loc, staticCount));
-  Value asInt = arith::IndexCastOp::create(b, loc, b.getI64Type(), dynamicCount);
+  Value asInt =
+      arith::IndexCastOp::create(b, loc, b.getI64Type(), dynamicCount);
   Value asFloat = arith::SIToFPOp::create(b, loc, type, asInt);
   return arith::DivFOp::create(b, loc, floatConst(b, loc, type, 1.0), asFloat);
 }
@@ -75,8 +75,8 @@ Value mlir::rlx::buildInverseCount(OpBuilder &b, Location loc,
 Value mlir::rlx::buildRstd(OpBuilder &b, Location loc, Value sum,
                            Value invCount, double eps) {
   Value mean = arith::MulFOp::create(b, loc, sum, invCount);
-  Value shifted = arith::AddFOp::create(
-      b, loc, mean, floatConst(b, loc, sum.getType(), eps));
+  Value shifted = arith::AddFOp::create(b, loc, mean,
+                                        floatConst(b, loc, sum.getType(), eps));
   return math::RsqrtOp::create(b, loc, shifted);
 }
 
@@ -113,20 +113,19 @@ NormStats mlir::rlx::buildRmsRstd(OpBuilder &b, Location loc,
   Value x = domain.x;
   Value inv = buildInverseCount(b, loc, domain);
   // s = sum(x^2)
-  Value s = buildSums(b, loc, x, domain.reduced, {{x, domain.identityMap()}},
-                      1, [](OpBuilder &nb, Location nloc, ValueRange args) {
+  Value s = buildSums(b, loc, x, domain.reduced, {{x, domain.identityMap()}}, 1,
+                      [](OpBuilder &nb, Location nloc, ValueRange args) {
                         return SmallVector<Value>{
                             arith::MulFOp::create(nb, nloc, args[0], args[0])};
                       })[0];
   // rstd = rsqrt(s/n + eps)
   SmallVector<OpFoldResult> sizes = sizesWithout(b, loc, x, domain.reduced);
-  Value rstd =
-      buildParallel(b, loc, sizes, domain.elementType(),
-                    {{s, b.getMultiDimIdentityMap(sizes.size())}}, 1,
-                    [&](OpBuilder &nb, Location nloc, ValueRange args) {
-                      return SmallVector<Value>{
-                          buildRstd(nb, nloc, args[0], inv, eps)};
-                    })[0];
+  Value rstd = buildParallel(
+      b, loc, sizes, domain.elementType(),
+      {{s, b.getMultiDimIdentityMap(sizes.size())}}, 1,
+      [&](OpBuilder &nb, Location nloc, ValueRange args) {
+        return SmallVector<Value>{buildRstd(nb, nloc, args[0], inv, eps)};
+      })[0];
   return {Value(), rstd, inv};
 }
 
@@ -160,10 +159,9 @@ Value mlir::rlx::expandGroups(OpBuilder &b, Location loc, Value tensor,
     outSizes.push_back(b.getIndexAttr(groups));
     shape.push_back(groups);
     if (type.isDynamicDim(d)) {
-      outSizes.push_back(
-          arith::DivUIOp::create(b, loc, cast<Value>(sizes[d]),
-                                 indexConst(b, loc, groups))
-              .getResult());
+      outSizes.push_back(arith::DivUIOp::create(b, loc, cast<Value>(sizes[d]),
+                                                indexConst(b, loc, groups))
+                             .getResult());
       shape.push_back(ShapedType::kDynamic);
     } else {
       outSizes.push_back(b.getIndexAttr(type.getDimSize(d) / groups));
@@ -172,8 +170,8 @@ Value mlir::rlx::expandGroups(OpBuilder &b, Location loc, Value tensor,
   }
   auto resultType = RankedTensorType::get(shape, type.getElementType());
   return tensor::ExpandShapeOp::create(
-      b, loc, resultType, tensor,
-      groupReassociation(resultType.getRank(), dim), outSizes);
+      b, loc, resultType, tensor, groupReassociation(resultType.getRank(), dim),
+      outSizes);
 }
 
 Value mlir::rlx::collapseGroups(OpBuilder &b, Location loc, Value tensor,

@@ -18,14 +18,13 @@ struct RlxApproximateMathPass
   void runOnOperation() override {
     RewritePatternSet patterns(&getContext());
     // sin/cos are left to libm: their approximations assume a small range.
-    populateMathPolynomialApproximationPatterns(
-        patterns, [](StringRef name) {
-          return llvm::StringSwitch<bool>(name)
-              .Cases({"math.tanh", "math.erf", "math.exp", "math.expm1",
-                      "math.log", "math.log1p", "math.atan"},
-                     true)
-              .Default(false);
-        });
+    populateMathPolynomialApproximationPatterns(patterns, [](StringRef name) {
+      return llvm::StringSwitch<bool>(name)
+          .Cases({"math.tanh", "math.erf", "math.exp", "math.expm1", "math.log",
+                  "math.log1p", "math.atan"},
+                 true)
+          .Default(false);
+    });
     if (failed(applyPatternsGreedily(getOperation(), std::move(patterns))))
       signalPassFailure();
   }

@@ -15,7 +15,8 @@ using namespace mlir::rlx;
 
 void mlir::rlx::populateDecomposeBackwardPatterns(
     RewritePatternSet &patterns, const DecompositionOptions &options) {
-#define RLX_FAMILY(Family) populate##Family##DecompositionPatterns(patterns, options);
+#define RLX_FAMILY(Family)                                                     \
+  populate##Family##DecompositionPatterns(patterns, options);
 #include "RlxAD/Dialect/Rlx/IR/RlxFamilies.inc"
 }
 
@@ -33,12 +34,13 @@ struct RlxDecomposeBackwardPass
   using Base::Base;
 
   void runOnOperation() override {
-    RewritePassSpec spec{TypeID::get<rlx::OpTrait::Backward>(), "backward", "decompose"};
+    RewritePassSpec spec{TypeID::get<rlx::OpTrait::Backward>(), "backward",
+                         "decompose"};
     DecompositionOptions options;
 #define RLX_DECOMPOSE_BACKWARD_OPTION(Field, Arg) options.Field = Field;
 #include "RlxAD/Transforms/PassOptions.def"
-    if (failed(runRewritePass(getOperation(), spec, ops, allowPartial,
-                              options, &populateDecomposeBackwardPatterns)))
+    if (failed(runRewritePass(getOperation(), spec, ops, allowPartial, options,
+                              &populateDecomposeBackwardPatterns)))
       signalPassFailure();
   }
 };

@@ -24,8 +24,9 @@ struct RlxEmitCInterfacePass
                     UnitAttr::get(ctx));
       for (auto [i, type] : llvm::enumerate(func.getArgumentTypes()))
         if (isa<TensorType>(type))
-          func.setArgAttr(i, bufferization::BufferizationDialect::kWritableAttrName,
-                          BoolAttr::get(ctx, false));
+          func.setArgAttr(
+              i, bufferization::BufferizationDialect::kWritableAttrName,
+              BoolAttr::get(ctx, false));
     }
   }
 };

@@ -67,8 +67,7 @@ static SmallVector<unsigned> innermostUnitStride(linalg::GenericOp op) {
 }
 
 namespace {
-struct RlxLoopOrderPass
-    : public rlx::impl::RlxLoopOrderBase<RlxLoopOrderPass> {
+struct RlxLoopOrderPass : public rlx::impl::RlxLoopOrderBase<RlxLoopOrderPass> {
   void runOnOperation() override {
     IRRewriter rewriter(&getContext());
     SmallVector<linalg::LinalgOp> named;

@@ -16,7 +16,8 @@ using namespace mlir::rlx;
 
 void mlir::rlx::populateLowerToLinalgPatterns(RewritePatternSet &patterns,
                                               const LoweringOptions &options) {
-#define RLX_FAMILY(Family) populate##Family##LoweringPatterns(patterns, options);
+#define RLX_FAMILY(Family)                                                     \
+  populate##Family##LoweringPatterns(patterns, options);
 #include "RlxAD/Dialect/Rlx/IR/RlxFamilies.inc"
 }
 
@@ -26,12 +27,13 @@ struct RlxLowerToLinalgPass
   using Base::Base;
 
   void runOnOperation() override {
-    RewritePassSpec spec{TypeID::get<rlx::OpTrait::Forward>(), "forward", "lower"};
+    RewritePassSpec spec{TypeID::get<rlx::OpTrait::Forward>(), "forward",
+                         "lower"};
     LoweringOptions options;
 #define RLX_LOWER_TO_LINALG_OPTION(Field, Arg) options.Field = Field;
 #include "RlxAD/Transforms/PassOptions.def"
-    if (failed(runRewritePass(getOperation(), spec, ops, allowPartial,
-                              options, &populateLowerToLinalgPatterns)))
+    if (failed(runRewritePass(getOperation(), spec, ops, allowPartial, options,
+                              &populateLowerToLinalgPatterns)))
       signalPassFailure();
   }
 };

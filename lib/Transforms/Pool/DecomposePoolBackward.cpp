@@ -48,7 +48,9 @@ struct IndexMath {
     return arith::SelectOp::create(b, loc, cond, x, y);
   }
   /// 0 <= x < bound.
-  Value inRange(Value x, Value bound) { return both(ge(x, c(0)), lt(x, bound)); }
+  Value inRange(Value x, Value bound) {
+    return both(ge(x, c(0)), lt(x, bound));
+  }
   Value index(int64_t dim) { return linalg::IndexOp::create(b, loc, dim); }
 };
 } // namespace
@@ -84,12 +86,12 @@ decomposeMaxPool2dBackward(RewriterBase &rewriter, MaxPool2dBackwardOp op,
       tensor::EmptyOp::create(rewriter, loc, kernel, rewriter.getI1Type());
   Value maxInit = filled(rewriter, loc, emptyLike(rewriter, loc, dy),
                          -std::numeric_limits<double>::infinity());
-  Value argInit = linalg::FillOp::create(
-                      rewriter, loc,
-                      ValueRange{arith::ConstantIntOp::create(rewriter, loc,
-                                                              i64, -1)},
-                      ValueRange{emptyLike(rewriter, loc, dy, i64)})
-                      .getResult(0);
+  Value argInit =
+      linalg::FillOp::create(
+          rewriter, loc,
+          ValueRange{arith::ConstantIntOp::create(rewriter, loc, i64, -1)},
+          ValueRange{emptyLike(rewriter, loc, dy, i64)})
+          .getResult(0);
   // Loops (n, c, ho, wo, kh, kw); kh and kw reduce (no output uses them).
   SmallVector<Value> argmax = buildGeneric(
       rewriter, loc, {{window, windowMap}},
@@ -118,19 +120,19 @@ decomposeMaxPool2dBackward(RewriterBase &rewriter, MaxPool2dBackwardOp op,
         };
         Value vNan = fcmp(arith::CmpFPredicate::UNO, v, v);
         Value accNum = fcmp(arith::CmpFPredicate::ORD, acc, acc);
-        Value later = arith::CmpIOp::create(b, l, arith::CmpIPredicate::sgt,
-                                            idx, best);
-        Value earlier = arith::CmpIOp::create(b, l, arith::CmpIPredicate::slt,
-                                              idx, best);
+        Value later =
+            arith::CmpIOp::create(b, l, arith::CmpIPredicate::sgt, idx, best);
+        Value earlier =
+            arith::CmpIOp::create(b, l, arith::CmpIPredicate::slt, idx, best);
         Value nanWins = m.either(accNum, later);
         Value numWins =
             m.either(fcmp(arith::CmpFPredicate::OGT, v, acc),
                      m.both(fcmp(arith::CmpFPredicate::OEQ, v, acc), earlier));
-        Value none = arith::CmpIOp::create(
-            b, l, arith::CmpIPredicate::slt, best,
-            arith::ConstantIntOp::create(b, l, i64, 0));
-        Value take = m.both(
-            inBounds, m.either(none, m.select(vNan, nanWins, numWins)));
+        Value none =
+            arith::CmpIOp::create(b, l, arith::CmpIPredicate::slt, best,
+                                  arith::ConstantIntOp::create(b, l, i64, 0));
+        Value take =
+            m.both(inBounds, m.either(none, m.select(vNan, nanWins, numWins)));
         return {m.select(take, v, acc), m.select(take, idx, best)};
       });
   Value best = argmax[1];
@@ -173,9 +175,9 @@ decomposeMaxPool2dBackward(RewriterBase &rewriter, MaxPool2dBackwardOp op,
         Value g = tensor::ExtractOp::create(b, l, dy, at);
         Value idx = arith::IndexCastOp::create(
             b, l, i64, m.add(m.mul(kh, m.c(kernel[1])), kw));
-        Value hit = m.both(valid, arith::CmpIOp::create(
-                                      b, l, arith::CmpIPredicate::eq, winner,
-                                      idx));
+        Value hit =
+            m.both(valid, arith::CmpIOp::create(b, l, arith::CmpIPredicate::eq,
+                                                winner, idx));
         return {m.select(hit, arith::AddFOp::create(b, l, acc, g), acc)};
       })[0];
   return SmallVector<Value>{dx};

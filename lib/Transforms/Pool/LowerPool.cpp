@@ -20,9 +20,9 @@ using namespace mlir::rlx;
 
 /// y[n,c,i,j] = max over (a, b) < (kH, kW) of
 ///   xpad[n, c, i*sH + a, j*sW + b], xpad = x padded by (pH, pW) with -inf.
-static FailureOr<SmallVector<Value>>
-lowerMaxPool2d(RewriterBase &rewriter, MaxPool2dOp op,
-               const LoweringOptions &) {
+static FailureOr<SmallVector<Value>> lowerMaxPool2d(RewriterBase &rewriter,
+                                                    MaxPool2dOp op,
+                                                    const LoweringOptions &) {
   ArrayRef<int64_t> kernel = op.getKernelSize(), stride = op.getStride(),
                     padding = op.getPadding();
 
@@ -78,9 +78,9 @@ lowerMaxPool2d(RewriterBase &rewriter, MaxPool2dOp op,
     dynamicSizes.push_back(size);
   }
   auto resultType = RankedTensorType::get(shape, elemType);
-  Value init =
-      filled(rewriter, loc, tensor::EmptyOp::create(rewriter, loc, resultType, dynamicSizes),
-             lowest);
+  Value init = filled(
+      rewriter, loc,
+      tensor::EmptyOp::create(rewriter, loc, resultType, dynamicSizes), lowest);
   Value window = tensor::EmptyOp::create(rewriter, loc, kernel, elemType);
   auto pool = linalg::PoolingNchwMaxOp::create(
       rewriter, loc, TypeRange{resultType}, ValueRange{padded, window},
@@ -91,6 +91,5 @@ lowerMaxPool2d(RewriterBase &rewriter, MaxPool2dOp op,
 
 void mlir::rlx::populatePoolLoweringPatterns(RewritePatternSet &patterns,
                                              const LoweringOptions &options) {
-  addLoweringPatterns<Lowering<MaxPool2dOp, lowerMaxPool2d>>(patterns,
-                                                             options);
+  addLoweringPatterns<Lowering<MaxPool2dOp, lowerMaxPool2d>>(patterns, options);
 }

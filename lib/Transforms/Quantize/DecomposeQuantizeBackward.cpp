@@ -36,22 +36,20 @@ static Value buildSteGradient(OpBuilder &b, Location l, Ste ste, Value x,
     return dy;
   case Ste::clipped_identity: {
     // dy where |x| <= qmax*s else 0.
-    Value inRange =
-        arith::CmpFOp::create(b, l, arith::CmpFPredicate::OLE,
-                              math::AbsFOp::create(b, l, x), bound);
+    Value inRange = arith::CmpFOp::create(b, l, arith::CmpFPredicate::OLE,
+                                          math::AbsFOp::create(b, l, x), bound);
     return arith::SelectOp::create(b, l, inRange, dy, zero);
   }
   case Ste::tanh: {
     // dy * (1 - tanh(x/s)^2).
     Value th = math::TanhOp::create(b, l, arith::DivFOp::create(b, l, x, s));
-    Value f = arith::SubFOp::create(b, l, one,
-                                    arith::MulFOp::create(b, l, th, th));
+    Value f =
+        arith::SubFOp::create(b, l, one, arith::MulFOp::create(b, l, th, th));
     return arith::MulFOp::create(b, l, f, dy);
   }
   case Ste::hard_tanh: {
     // dy * max(0, 1 - |x|/(qmax*s)).
-    Value r =
-        arith::DivFOp::create(b, l, math::AbsFOp::create(b, l, x), bound);
+    Value r = arith::DivFOp::create(b, l, math::AbsFOp::create(b, l, x), bound);
     Value f = arith::MaximumFOp::create(b, l, zero,
                                         arith::SubFOp::create(b, l, one, r));
     return arith::MulFOp::create(b, l, f, dy);
@@ -81,16 +79,15 @@ decomposeFakeQuantizeBackward(RewriterBase &rewriter, FakeQuantizeBackwardOp op,
         Type t = x.getType();
         Value s = buildScale(b, l, args[2], op.getBits());
         Value grad = buildSteGradient(b, l, ste, x, dy, s, /*bound=*/args[2]);
-        Value sIsZero = arith::CmpFOp::create(
-            b, l, arith::CmpFPredicate::OEQ, s, floatConst(b, l, t, 0.0));
+        Value sIsZero = arith::CmpFOp::create(b, l, arith::CmpFPredicate::OEQ,
+                                              s, floatConst(b, l, t, 0.0));
         return arith::SelectOp::create(b, l, sIsZero, dy, grad);
       });
   return SmallVector<Value>{dx};
 }
 
-using QuantizeDecompositions =
-    DecompositionList<Decomposition<FakeQuantizeBackwardOp,
-                                    decomposeFakeQuantizeBackward>>;
+using QuantizeDecompositions = DecompositionList<
+    Decomposition<FakeQuantizeBackwardOp, decomposeFakeQuantizeBackward>>;
 
 void mlir::rlx::populateQuantizeDecompositionPatterns(
     RewritePatternSet &patterns, const DecompositionOptions &options) {

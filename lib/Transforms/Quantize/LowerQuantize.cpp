@@ -3,7 +3,8 @@
 // One reduction generic for max|x| (QuantizeUtils.h), then one broadcasting
 // elementwise generic:
 //
-//   s = max|x| / qmax,  y = (s == 0) ? x : clamp(roundeven(x/s), -qmax, qmax) * s
+//   s = max|x| / qmax,  y = (s == 0) ? x : clamp(roundeven(x/s), -qmax, qmax) *
+//   s
 //
 //===----------------------------------------------------------------------===//
 #include "Common/Builders.h"
@@ -30,8 +31,8 @@ lowerFakeQuantize(RewriterBase &rewriter, FakeQuantizeOp op,
         Value x = args[0];
         Type t = x.getType();
         Value s = buildScale(b, l, args[1], op.getBits());
-        Value q = math::RoundEvenOp::create(b, l,
-                                            arith::DivFOp::create(b, l, x, s));
+        Value q =
+            math::RoundEvenOp::create(b, l, arith::DivFOp::create(b, l, x, s));
         q = arith::MaximumFOp::create(b, l, q, floatConst(b, l, t, -qmax));
         q = arith::MinimumFOp::create(b, l, q, floatConst(b, l, t, qmax));
         Value sIsZero = arith::CmpFOp::create(b, l, arith::CmpFPredicate::OEQ,
@@ -42,8 +43,8 @@ lowerFakeQuantize(RewriterBase &rewriter, FakeQuantizeOp op,
   return SmallVector<Value>{y};
 }
 
-void mlir::rlx::populateQuantizeLoweringPatterns(RewritePatternSet &patterns,
-                                                 const LoweringOptions &options) {
+void mlir::rlx::populateQuantizeLoweringPatterns(
+    RewritePatternSet &patterns, const LoweringOptions &options) {
   addLoweringPatterns<Lowering<FakeQuantizeOp, lowerFakeQuantize>>(patterns,
                                                                    options);
 }

@@ -30,13 +30,12 @@ AbsMax mlir::rlx::buildAbsMax(OpBuilder &b, Location loc, Value x,
   // m = max(m, |x|), m initially 0.
   AffineMap id =
       b.getMultiDimIdentityMap(cast<ShapedType>(x.getType()).getRank());
-  result.value =
-      buildReduction(b, loc, x, result.reducedDims, {{x, id}}, {0.0},
-                     [](OpBuilder &nb, Location nloc,
-                        ValueRange args) -> SmallVector<Value> {
-                       Value a = math::AbsFOp::create(nb, nloc, args[0]);
-                       return {arith::MaximumFOp::create(nb, nloc, args[1], a)};
-                     })[0];
+  result.value = buildReduction(
+      b, loc, x, result.reducedDims, {{x, id}}, {0.0},
+      [](OpBuilder &nb, Location nloc, ValueRange args) -> SmallVector<Value> {
+        Value a = math::AbsFOp::create(nb, nloc, args[0]);
+        return {arith::MaximumFOp::create(nb, nloc, args[1], a)};
+      })[0];
   return result;
 }
 

@@ -1,4 +1,4 @@
-//===- QuantizeUtils.h - fake-quantisation scale, shared -----------*- C++ -*-===//
+//===- QuantizeUtils.h - fake-quantisation scale, shared --------*- C++ -*-===//
 //
 // The scale of rlx.fake_quantize, shared by its lowering and its gradient:
 //

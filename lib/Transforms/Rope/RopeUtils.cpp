@@ -51,8 +51,8 @@ Value mlir::rlx::buildRopeRotation(OpBuilder &b, Location loc, Value x,
         Value xpt = arith::MulFOp::create(nb, l, xp, t);
         Value minus = arith::SubFOp::create(nb, l, xc, xpt);
         Value plus = arith::AddFOp::create(nb, l, xc, xpt);
-        Value y = inverse ? select(first, plus, minus)
-                          : select(first, minus, plus);
+        Value y =
+            inverse ? select(first, plus, minus) : select(first, minus, plus);
         return select(rotated, y, args[0]);
       });
 }

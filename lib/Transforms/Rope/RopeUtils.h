@@ -1,4 +1,4 @@
-//===- RopeUtils.h - the rotary-embedding rotation, shared ---------*- C++ -*-===//
+//===- RopeUtils.h - the rotary-embedding rotation, shared ------*- C++ -*-===//
 //
 // rlx.rope and rlx.rope_backward are the same rotation with sin and -sin; both
 // rewrites build it here.
@@ -22,8 +22,7 @@ namespace mlir::rlx {
 /// element and cos/sin are read with tensor.extract at indices clamped into
 /// range, so nothing is read out of bounds. n_rot == 0 returns x.
 Value buildRopeRotation(OpBuilder &b, Location loc, Value x, Value cos,
-                        Value sin, int64_t headDim, int64_t nRot,
-                        bool inverse);
+                        Value sin, int64_t headDim, int64_t nRot, bool inverse);
 
 } // namespace mlir::rlx
 

@@ -36,8 +36,7 @@ using namespace mlir::rlx;
 namespace {
 /// Builds the pieces of one scan gradient: per-step region clones and the
 /// entry carry of a segment. `xsIdx` is set for scan_backward_xs.
-template <typename OpTy>
-class ScanGradientBuilder {
+template <typename OpTy> class ScanGradientBuilder {
 public:
   ScanGradientBuilder(OpTy op, std::optional<int64_t> xsIdx)
       : op(op), xsIdx(xsIdx), carryType(op.getInit().getType()) {}
@@ -60,8 +59,8 @@ public:
           [](OpBuilder &nb, Location l, ValueRange a) -> Value {
             return arith::AddFOp::create(nb, l, a[0], a[1]);
           });
-    SmallVector<Value> grads = cloneScanStep(b, loc, op.getBodyVjp(), carry,
-                                             op.getXs(), t, dOut);
+    SmallVector<Value> grads =
+        cloneScanStep(b, loc, op.getBodyVjp(), carry, op.getXs(), t, dOut);
     if (xsIdx)
       dxs = insertRow(b, loc, grads[1 + *xsIdx], dxs, t);
     return {grads.front(), dxs};
@@ -119,9 +118,8 @@ public:
 /// Straight-line form: segments R-1..0, each recomputed from its entry
 /// carry, then its steps in reverse; every offset is a constant.
 template <typename OpTy>
-static std::pair<Value, Value> buildUnrolled(RewriterBase &rewriter,
-                                             ScanGradientBuilder<OpTy> &g,
-                                             Value dxs) {
+static std::pair<Value, Value>
+buildUnrolled(RewriterBase &rewriter, ScanGradientBuilder<OpTy> &g, Value dxs) {
   OpTy op = g.op;
   Location loc = op.getLoc();
   int64_t length = op.getLength(), k = op.getNumCheckpoints();
@@ -151,10 +149,11 @@ static std::pair<Value, Value> buildStepLoop(RewriterBase &rewriter,
                                              ScanGradientBuilder<OpTy> &g,
                                              Value dcarry, Value dxs) {
   Location loc = g.op.getLoc();
-  return g.reverseLoop(
-      rewriter, loc, indexConst(rewriter, loc, 0),
-      indexConst(rewriter, loc, g.op.getLength()), dcarry, dxs,
-      [&](OpBuilder &b, Location l, Value t) { return g.segmentEntry(b, l, t); });
+  return g.reverseLoop(rewriter, loc, indexConst(rewriter, loc, 0),
+                       indexConst(rewriter, loc, g.op.getLength()), dcarry, dxs,
+                       [&](OpBuilder &b, Location l, Value t) {
+                         return g.segmentEntry(b, l, t);
+                       });
 }
 
 /// Loop form with checkpoints: for j = K-1..0, refill a [ceil(L/K), *carry]
@@ -168,8 +167,8 @@ static std::pair<Value, Value> buildSegmentLoop(RewriterBase &rewriter,
   Location loc = op.getLoc();
   int64_t length = op.getLength(), k = op.getNumCheckpoints();
   int64_t rows = scanTrajectoryRows(length, k);
-  Value cache = emptyStacked(rewriter, loc, scanSegmentBegin(1, length, k),
-                             op.getInit());
+  Value cache =
+      emptyStacked(rewriter, loc, scanSegmentBegin(1, length, k), op.getInit());
   SmallVector<Value> iterArgs{dcarry, cache};
   if (dxs)
     iterArgs.push_back(dxs);
@@ -189,12 +188,13 @@ static std::pair<Value, Value> buildSegmentLoop(RewriterBase &rewriter,
             b, l, lo, arith::SubIOp::create(b, l, hi, one), one,
             ValueRange{entry, filled},
             [&](OpBuilder &rb, Location rl, Value s, ValueRange it) {
-              Value next = yieldInPlace(
-                  rb, rl, g.forwardStep(rb, rl, it[0], s), it[0]);
+              Value next =
+                  yieldInPlace(rb, rl, g.forwardStep(rb, rl, it[0], s), it[0]);
               Value row = arith::AddIOp::create(
                   rb, rl, arith::SubIOp::create(rb, rl, s, lo), one);
               scf::YieldOp::create(
-                  rb, rl, ValueRange{next, insertRow(rb, rl, next, it[1], row)});
+                  rb, rl,
+                  ValueRange{next, insertRow(rb, rl, next, it[1], row)});
             });
         Value segCache = recompute.getResult(1);
         // t = hi-1 .. lo, carry entering t = cache[t - lo].
@@ -251,9 +251,9 @@ decomposeScanBackwardXs(RewriterBase &rewriter, ScanBackwardXsOp op,
                                static_cast<int64_t>(op.getXsIdx()));
 }
 
-using ScanDecompositions = DecompositionList<
-    Decomposition<ScanBackwardOp, decomposeScanBackward>,
-    Decomposition<ScanBackwardXsOp, decomposeScanBackwardXs>>;
+using ScanDecompositions =
+    DecompositionList<Decomposition<ScanBackwardOp, decomposeScanBackward>,
+                      Decomposition<ScanBackwardXsOp, decomposeScanBackwardXs>>;
 
 void mlir::rlx::populateScanDecompositionPatterns(
     RewritePatternSet &patterns, const DecompositionOptions &options) {

@@ -52,7 +52,8 @@ lowerScan(RewriterBase &rewriter, ScanOp op, const LoweringOptions &) {
 
   // Final carry only.
   if (!op.getSaveTrajectory())
-    return SmallVector<Value>{buildStepLoop(rewriter, loc, op, zero, len, init)};
+    return SmallVector<Value>{
+        buildStepLoop(rewriter, loc, op, zero, len, init)};
 
   int64_t rows = scanTrajectoryRows(length, k);
   Value traj = emptyStacked(rewriter, loc, rows, init);
@@ -62,8 +63,8 @@ lowerScan(RewriterBase &rewriter, ScanOp op, const LoweringOptions &) {
     auto loop = scf::ForOp::create(
         rewriter, loc, zero, len, one, ValueRange{init, traj},
         [&](OpBuilder &b, Location l, Value t, ValueRange iter) {
-          Value next = yieldInPlace(b, l, applyBody(b, l, op, iter[0], t),
-                                    iter[0]);
+          Value next =
+              yieldInPlace(b, l, applyBody(b, l, op, iter[0], t), iter[0]);
           scf::YieldOp::create(
               b, l, ValueRange{next, insertRow(b, l, next, iter[1], t)});
         });
@@ -80,7 +81,8 @@ lowerScan(RewriterBase &rewriter, ScanOp op, const LoweringOptions &) {
         Value ub = buildSegmentBegin(b, l, arith::AddIOp::create(b, l, r, one),
                                      length, k);
         Value c = buildStepLoop(b, l, op, lb, ub, iter[0]);
-        scf::YieldOp::create(b, l, ValueRange{c, insertRow(b, l, c, iter[1], r)});
+        scf::YieldOp::create(b, l,
+                             ValueRange{c, insertRow(b, l, c, iter[1], r)});
       });
   return SmallVector<Value>(loop.getResults());
 }

@@ -26,9 +26,8 @@ SmallVector<Value> mlir::rlx::cloneScanStep(OpBuilder &b, Location loc,
   for (Operation &op : block.without_terminator())
     b.clone(op, mapping);
   auto yield = cast<YieldOp>(block.getTerminator()); // checked by the verifier
-  return llvm::map_to_vector(yield.getValues(), [&](Value v) {
-    return mapping.lookupOrDefault(v);
-  });
+  return llvm::map_to_vector(
+      yield.getValues(), [&](Value v) { return mapping.lookupOrDefault(v); });
 }
 
 Value mlir::rlx::extractRow(OpBuilder &b, Location loc, Value stacked,
@@ -49,8 +48,8 @@ Value mlir::rlx::extractRow(OpBuilder &b, Location loc, Value stacked,
   return row;
 }
 
-Value mlir::rlx::insertRow(OpBuilder &b, Location loc, Value row,
-                           Value stacked, OpFoldResult index) {
+Value mlir::rlx::insertRow(OpBuilder &b, Location loc, Value row, Value stacked,
+                           OpFoldResult index) {
   int64_t rank = cast<RankedTensorType>(stacked.getType()).getRank();
   SmallVector<OpFoldResult> offsets(rank, b.getIndexAttr(0));
   offsets[0] = index;

@@ -1,4 +1,4 @@
-//===- ScanUtils.h - helpers shared by the scan lowering and gradients -*- C++ -*-===//
+//===- ScanUtils.h - shared by the scan lowering and gradients --*- C++ -*-===//
 //
 // rlx.scan (LowerScan.cpp) and rlx.scan_backward(_xs)
 // (DecomposeScanBackward.cpp) both clone a region once per step (or once

@@ -41,27 +41,28 @@ lowerSoftmaxCrossEntropy(RewriterBase &rewriter, SoftmaxCrossEntropyOp op,
   AffineMap id = rewriter.getMultiDimIdentityMap(2);
   AffineMap row = id.dropResults(1);
   SmallVector<Value> sumAndPick = buildReduction(
-      rewriter, loc, logits, {1}, {{logits, id}, {m, row}, {op.getLabels(), row}},
-      {0.0, 0.0},
+      rewriter, loc, logits, {1},
+      {{logits, id}, {m, row}, {op.getLabels(), row}}, {0.0, 0.0},
       [](OpBuilder &b, Location l, ValueRange args) -> SmallVector<Value> {
         Value e = buildShiftedExp(b, l, args[0], args[1]);
         Value isLabel = buildIsLabel(b, l, 1, args[2]);
         return {arith::AddFOp::create(b, l, args[3], e),
                 arith::SelectOp::create(b, l, isLabel, args[0], args[4])};
       });
-  Value loss = buildElementwise(
-      rewriter, loc, {m, sumAndPick[0], sumAndPick[1]},
-      [](OpBuilder &b, Location l, ValueRange args) -> Value {
-        Value lse = arith::AddFOp::create(
-            b, l, args[0], math::LogOp::create(b, l, args[1]));
-        return arith::SubFOp::create(b, l, lse, args[2]);
-      });
+  Value loss =
+      buildElementwise(rewriter, loc, {m, sumAndPick[0], sumAndPick[1]},
+                       [](OpBuilder &b, Location l, ValueRange args) -> Value {
+                         Value lse = arith::AddFOp::create(
+                             b, l, args[0], math::LogOp::create(b, l, args[1]));
+                         return arith::SubFOp::create(b, l, lse, args[2]);
+                       });
   return SmallVector<Value>{loss};
 }
 
-void mlir::rlx::populateSoftmaxLoweringPatterns(RewritePatternSet &patterns,
-                                                const LoweringOptions &options) {
-  addLoweringPatterns<Lowering<SoftmaxOp, lowerSoftmax>,
-                      Lowering<SoftmaxCrossEntropyOp, lowerSoftmaxCrossEntropy>>(
-      patterns, options);
+void mlir::rlx::populateSoftmaxLoweringPatterns(
+    RewritePatternSet &patterns, const LoweringOptions &options) {
+  addLoweringPatterns<
+      Lowering<SoftmaxOp, lowerSoftmax>,
+      Lowering<SoftmaxCrossEntropyOp, lowerSoftmaxCrossEntropy>>(patterns,
+                                                                 options);
 }

@@ -12,8 +12,7 @@
 using namespace mlir;
 using namespace mlir::rlx;
 
-Value mlir::rlx::buildShiftedExp(OpBuilder &b, Location loc, Value x,
-                                 Value m) {
+Value mlir::rlx::buildShiftedExp(OpBuilder &b, Location loc, Value x, Value m) {
   return math::ExpOp::create(b, loc, arith::SubFOp::create(b, loc, x, m));
 }
 

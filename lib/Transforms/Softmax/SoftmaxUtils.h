@@ -1,4 +1,4 @@
-//===- SoftmaxUtils.h - softmax statistics shared by the rewrites -*- C++ -*-===//
+//===- SoftmaxUtils.h - softmax statistics of the rewrites ------*- C++ -*-===//
 //
 // The row statistics of a max-subtracted softmax, shared by the softmax and
 // cross-entropy lowerings, the cross-entropy gradient and attention:

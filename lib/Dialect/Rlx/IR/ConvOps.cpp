@@ -7,8 +7,8 @@
 //===----------------------------------------------------------------------===//
 #include "RlxAD/Dialect/Rlx/IR/RlxConvOps.h"
 
-#include "RlxAD/Dialect/Rlx/IR/RlxShapes.h"
 #include "FamilyRegistration.h"
+#include "RlxAD/Dialect/Rlx/IR/RlxShapes.h"
 #include "VerifyUtils.h"
 
 using namespace mlir;
@@ -83,10 +83,10 @@ verifyConvTriple(Operation *op, Value in, StringRef inName, Value w,
     if (!slidingExtents(ShapedType::isDynamic(h) ? 0 : h, k, padding[i],
                         dilation[i]))
       return op->emitOpError()
-             << "expects the padded input " << axis << " (" << inName
-             << " dim " << 2 + i << " + 2*" << padding[i]
-             << ") and the dilated kernel window (" << dilation[i] << "*("
-             << k << "-1)+1) to fit in 64 bits";
+             << "expects the padded input " << axis << " (" << inName << " dim "
+             << 2 + i << " + 2*" << padding[i]
+             << ") and the dilated kernel window (" << dilation[i] << "*(" << k
+             << "-1)+1) to fit in 64 bits";
     if (ShapedType::isDynamic(h))
       continue;
     std::optional<int64_t> ho =

@@ -17,8 +17,7 @@
 
 namespace mlir::rlx {
 
-template <typename... OpTys>
-void RlxDialect::addFamily() {
+template <typename... OpTys> void RlxDialect::addFamily() {
   addOperations<OpTys...>();
   // Backward ops implement linalg::AggregatedOpInterface through external
   // models in the transforms library; promising it here turns a use without

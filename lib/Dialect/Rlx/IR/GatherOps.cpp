@@ -21,25 +21,23 @@ static LogicalResult verifyGatherShapes(Operation *op, Value table,
   FailureOr<int64_t> a = verifyAxis(op, axis, tableRank);
   if (failed(a))
     return failure();
-  if (failed(verifySameElementType(op, table, tableName, gathered,
-                                   gatheredName)))
+  if (failed(
+          verifySameElementType(op, table, tableName, gathered, gatheredName)))
     return failure();
   int64_t rank = tableRank - 1 + k;
   int64_t actual = cast<ShapedType>(gathered.getType()).getRank();
   if (actual != rank)
-    return op->emitOpError()
-           << "expects '" << gatheredName << "' to have rank " << rank
-           << " (rank of '" << tableName << "' - 1 + rank of 'indices'), got "
-           << actual;
+    return op->emitOpError() << "expects '" << gatheredName << "' to have rank "
+                             << rank << " (rank of '" << tableName
+                             << "' - 1 + rank of 'indices'), got " << actual;
   for (int64_t d = 0; d < rank; ++d) {
-    LogicalResult ok =
-        d < *a ? verifyDimsMatch(op, gathered, gatheredName, d, table,
-                                 tableName, d)
-        : d < *a + k
-            ? verifyDimsMatch(op, gathered, gatheredName, d, indices,
-                              "indices", d - *a)
-            : verifyDimsMatch(op, gathered, gatheredName, d, table, tableName,
-                              d - k + 1);
+    LogicalResult ok = d < *a ? verifyDimsMatch(op, gathered, gatheredName, d,
+                                                table, tableName, d)
+                       : d < *a + k
+                           ? verifyDimsMatch(op, gathered, gatheredName, d,
+                                             indices, "indices", d - *a)
+                           : verifyDimsMatch(op, gathered, gatheredName, d,
+                                             table, tableName, d - k + 1);
     if (failed(ok))
       return failure();
   }
@@ -52,8 +50,8 @@ LogicalResult GatherOp::verify() {
 }
 
 LogicalResult GatherBackwardOp::verify() {
-  return verifyGatherShapes(*this, getDtable(), "result", getIndices(),
-                            getDy(), "dy", getAxis());
+  return verifyGatherShapes(*this, getDtable(), "result", getIndices(), getDy(),
+                            "dy", getAxis());
 }
 
 #define GET_OP_CLASSES

@@ -98,8 +98,8 @@ static LogicalResult verifyRowNorm(Operation *op, const NormOperands &o,
   auto xType = cast<RankedTensorType>(o.x.first.getType());
   int64_t rank = xType.getRank();
   if (rank < 1)
-    return op->emitOpError() << "expects '" << o.x.second
-                             << "' to have rank >= 1, got 0";
+    return op->emitOpError()
+           << "expects '" << o.x.second << "' to have rank >= 1, got 0";
   FailureOr<int64_t> normalized = verifyAxis(op, axis, rank);
   if (failed(normalized))
     return failure();
@@ -120,8 +120,8 @@ static LogicalResult verifyGroupNorm(Operation *op, const NormOperands &o,
   if (failed(verifyRank(op, o.x.first, o.x.second, 4)))
     return failure();
   if (numGroups < 1)
-    return op->emitOpError() << "expects 'num_groups' to be >= 1, got "
-                             << numGroups;
+    return op->emitOpError()
+           << "expects 'num_groups' to be >= 1, got " << numGroups;
   if (failed(verifyEps(op, eps)) || failed(verifyRoles(op, o, 1)))
     return failure();
   SmallVector<std::pair<Named, int64_t>> channelDims = {{o.x, 1}};
@@ -191,7 +191,8 @@ LogicalResult LayerNormBackwardInputOp::verify() {
 
 LogicalResult LayerNormBackwardGammaOp::verify() {
   return verifyRowNorm(
-      *this, {{getX(), "x"}, {{getDy(), "dy"}}, {}, {getDgamma(), "dgamma"}, true},
+      *this,
+      {{getX(), "x"}, {{getDy(), "dy"}}, {}, {getDgamma(), "dgamma"}, true},
       getAxis(), getEps());
 }
 
@@ -241,13 +242,15 @@ LogicalResult GroupNormBackwardInputOp::verify() {
 
 LogicalResult GroupNormBackwardGammaOp::verify() {
   return verifyGroupNorm(
-      *this, {{getX(), "x"}, {{getDy(), "dy"}}, {}, {getDgamma(), "dgamma"}, true},
+      *this,
+      {{getX(), "x"}, {{getDy(), "dy"}}, {}, {getDgamma(), "dgamma"}, true},
       getNumGroups(), getEps());
 }
 
 LogicalResult GroupNormBackwardBetaOp::verify() {
   return verifyGroupNorm(
-      *this, {{getX(), "x"}, {{getDy(), "dy"}}, {}, {getDbeta(), "dbeta"}, true},
+      *this,
+      {{getX(), "x"}, {{getDy(), "dy"}}, {}, {getDbeta(), "dbeta"}, true},
       getNumGroups(), getEps());
 }
 

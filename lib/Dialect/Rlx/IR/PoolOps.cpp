@@ -1,8 +1,8 @@
 //===- PoolOps.cpp - Pool op verifiers ------------------===//
 #include "RlxAD/Dialect/Rlx/IR/RlxPoolOps.h"
 
-#include "RlxAD/Dialect/Rlx/IR/RlxShapes.h"
 #include "FamilyRegistration.h"
+#include "RlxAD/Dialect/Rlx/IR/RlxShapes.h"
 #include "VerifyUtils.h"
 
 using namespace mlir;
@@ -10,8 +10,7 @@ using namespace mlir::rlx;
 
 /// kernel_size >= 1, stride >= 1, padding >= 0 (two values each) and
 /// padding <= kernel_size / 2 per dimension (PyTorch's rule).
-static LogicalResult verifyPoolGeometry(Operation *op,
-                                        ArrayRef<int64_t> kernel,
+static LogicalResult verifyPoolGeometry(Operation *op, ArrayRef<int64_t> kernel,
                                         ArrayRef<int64_t> stride,
                                         ArrayRef<int64_t> padding) {
   if (failed(verifyHw(op, "kernel_size", kernel, 1)) ||
@@ -47,14 +46,13 @@ static LogicalResult verifyPooledShape(Operation *op, Value x, Value out,
     int64_t in = xType.getDimSize(2 + d);
     // As in PyTorch: a window must hold an element of x to have a maximum.
     if (in == 0)
-      return op->emitOpError() << "expects dim " << 2 + d
-                               << " of 'x' to be non-zero";
+      return op->emitOpError()
+             << "expects dim " << 2 + d << " of 'x' to be non-zero";
     if (!ShapedType::isDynamic(in) &&
         !slidingExtents(in, kernel[d], padding[d], 1))
-      return op->emitOpError()
-             << "expects dim " << 2 + d << " of 'x' (" << in
-             << ") plus twice the padding (" << padding[d]
-             << ") to fit in 64 bits";
+      return op->emitOpError() << "expects dim " << 2 + d << " of 'x' (" << in
+                               << ") plus twice the padding (" << padding[d]
+                               << ") to fit in 64 bits";
     std::optional<int64_t> size =
         slidingOutputSize(in, kernel[d], stride[d], padding[d], 1);
     if (!size)

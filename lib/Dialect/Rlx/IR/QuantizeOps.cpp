@@ -15,8 +15,8 @@ static LogicalResult verifyFakeQuantize(Operation *op, Value x, int64_t bits,
     return failure();
   if (bits != 2 && bits != 4 && bits != 8)
     return op->emitOpError() << "expects 'bits' to be 2, 4 or 8, got " << bits;
-  if (axis && failed(verifyAxis(op, *axis,
-                                cast<ShapedType>(x.getType()).getRank())))
+  if (axis &&
+      failed(verifyAxis(op, *axis, cast<ShapedType>(x.getType()).getRank())))
     return failure();
   return success();
 }

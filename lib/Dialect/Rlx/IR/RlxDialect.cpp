@@ -1,4 +1,4 @@
-//===- RlxDialect.cpp - rlx dialect registration ---------------------------===//
+//===- RlxDialect.cpp - rlx dialect registration --------------------------===//
 #include "RlxAD/Dialect/Rlx/IR/RlxDialect.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"

@@ -14,11 +14,12 @@ static LogicalResult verifyRope(Operation *op, Value x, StringRef xName,
                                 Value cos, Value sin, Value result,
                                 int64_t headDim, int64_t nRot) {
   if (headDim <= 0)
-    return op->emitOpError() << "expects 'head_dim' to be positive, got "
-                             << headDim;
+    return op->emitOpError()
+           << "expects 'head_dim' to be positive, got " << headDim;
   if (nRot < 0 || nRot > headDim)
-    return op->emitOpError() << "expects 'n_rot' to be in [0, head_dim = "
-                             << headDim << "], got " << nRot;
+    return op->emitOpError()
+           << "expects 'n_rot' to be in [0, head_dim = " << headDim << "], got "
+           << nRot;
   if (nRot % 2 != 0)
     return op->emitOpError() << "expects 'n_rot' to be even, got " << nRot;
   if (failed(verifyRankIn(op, x, xName, {2, 3})) ||
@@ -35,9 +36,9 @@ static LogicalResult verifyRope(Operation *op, Value x, StringRef xName,
       continue; // reported by verifyCompatibleShapes below
     int64_t hd = type.getDimSize(rank - 1);
     if (!ShapedType::isDynamic(hd) && hd % headDim != 0)
-      return op->emitOpError() << "expects the last dim of '" << name << "' ("
-                               << hd << ") to be a multiple of 'head_dim' ("
-                               << headDim << ")";
+      return op->emitOpError()
+             << "expects the last dim of '" << name << "' (" << hd
+             << ") to be a multiple of 'head_dim' (" << headDim << ")";
   }
   if (failed(verifyDimsMatch(op, cos, "cos", 0, x, xName, rank - 2)) ||
       failed(verifyDimEquals(op, cos, "cos", 1, headDim / 2, "head_dim / 2")) ||

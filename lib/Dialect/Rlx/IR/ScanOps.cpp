@@ -50,20 +50,20 @@ static LogicalResult verifyXs(Operation *op, ValueRange xs, int64_t length,
     std::string name = "xs #" + std::to_string(i);
     auto type = cast<RankedTensorType>(x.getType());
     if (type.getRank() < 1)
-      return op->emitOpError()
-             << "expects '" << name << "' to have rank >= 1 ([length, ...step])";
+      return op->emitOpError() << "expects '" << name
+                               << "' to have rank >= 1 ([length, ...step])";
     if (failed(verifyDimEquals(op, x, name, 0, length, "'length'")))
       return failure();
-    stepTypes.push_back(
-        RankedTensorType::get(type.getShape().drop_front(),
-                              type.getElementType()));
+    stepTypes.push_back(RankedTensorType::get(type.getShape().drop_front(),
+                                              type.getElementType()));
   }
   return success();
 }
 
 /// `value` is [rows, *carry]: rank, leading dim, carry dims, element type.
 static LogicalResult verifyStacked(Operation *op, Value value, StringRef name,
-                                   Value init, int64_t rows, StringRef rowsWhat) {
+                                   Value init, int64_t rows,
+                                   StringRef rowsWhat) {
   auto carry = cast<RankedTensorType>(init.getType());
   if (failed(verifyRank(op, value, name, carry.getRank() + 1)) ||
       failed(verifyDimEquals(op, value, name, 0, rows, rowsWhat)) ||
@@ -77,15 +77,16 @@ static LogicalResult verifyStacked(Operation *op, Value value, StringRef name,
 
 /// The single block of `region` has the arguments `args` and ends in an
 /// rlx.yield of `yields`.
-static LogicalResult verifyRegion(Operation *op, Region &region,
-                                  StringRef name, ArrayRef<Expected> args,
+static LogicalResult verifyRegion(Operation *op, Region &region, StringRef name,
+                                  ArrayRef<Expected> args,
                                   ArrayRef<Expected> yields) {
   Block &block = region.front();
   if (block.getNumArguments() != args.size()) {
     InFlightDiagnostic diag = op->emitOpError()
                               << "expects region '" << name << "' to have "
                               << args.size() << " arguments (";
-    llvm::interleaveComma(args, diag, [&](const Expected &e) { diag << e.what; });
+    llvm::interleaveComma(args, diag,
+                          [&](const Expected &e) { diag << e.what; });
     return diag << "), got " << block.getNumArguments();
   }
   for (auto [i, arg, want] : llvm::enumerate(block.getArguments(), args))
@@ -111,8 +112,8 @@ static LogicalResult verifyRegion(Operation *op, Region &region,
     if (value.getType() != want.type)
       return op->emitOpError()
              << "expects value #" << i << " yielded by region '" << name
-             << "' (" << want.what << ") to have type " << want.type
-             << ", got " << value.getType();
+             << "' (" << want.what << ") to have type " << want.type << ", got "
+             << value.getType();
   return success();
 }
 
@@ -172,8 +173,7 @@ LogicalResult ScanOp::verify() {
 
 /// The rules the two gradients share; appends the step slice types.
 template <typename OpTy>
-static LogicalResult verifyScanGradient(OpTy op,
-                                        SmallVectorImpl<Type> &steps) {
+static LogicalResult verifyScanGradient(OpTy op, SmallVectorImpl<Type> &steps) {
   int64_t length = op.getLength(), k = op.getNumCheckpoints();
   if (failed(verifyLengthAndCheckpoints(op, length, k)) ||
       failed(verifyXs(op, op.getXs(), length, steps)) ||
@@ -197,8 +197,7 @@ static LogicalResult verifyScanGradient(OpTy op,
   SmallVector<Expected> vjpYields{{carry, "dcarry"}};
   for (auto [i, t] : llvm::enumerate(steps))
     vjpYields.push_back({t, "dx of xs #" + std::to_string(i)});
-  if (failed(verifyRegion(op, op.getBodyVjp(), "body_vjp", vjpArgs,
-                          vjpYields)))
+  if (failed(verifyRegion(op, op.getBodyVjp(), "body_vjp", vjpArgs, vjpYields)))
     return failure();
 
   bool needsForward = 0 < k && k < length;

@@ -31,15 +31,14 @@ static LogicalResult verifyCrossEntropy(Operation *op, Value logits,
 }
 
 LogicalResult SoftmaxCrossEntropyOp::verify() {
-  return verifyCrossEntropy(*this, getLogits(), getLabels(), getLoss(),
-                            "loss");
+  return verifyCrossEntropy(*this, getLogits(), getLabels(), getLoss(), "loss");
 }
 
 LogicalResult SoftmaxCrossEntropyBackwardOp::verify() {
   if (failed(verifyCrossEntropy(*this, getLogits(), getLabels(), getDLoss(),
                                 "d_loss")) ||
-      failed(verifyCompatibleShapes(*this, getDlogits(), "dlogits",
-                                    getLogits(), "logits")) ||
+      failed(verifyCompatibleShapes(*this, getDlogits(), "dlogits", getLogits(),
+                                    "logits")) ||
       failed(verifyDimsMatch(*this, getDlogits(), "dlogits", 0, getLabels(),
                              "labels", 0)) ||
       failed(verifyDimsMatch(*this, getDlogits(), "dlogits", 0, getDLoss(),

@@ -14,8 +14,8 @@ LogicalResult mlir::rlx::verifyRank(Operation *op, Value value, StringRef name,
                                     int64_t rank) {
   int64_t actual = shapedOf(value).getRank();
   if (actual != rank)
-    return op->emitOpError() << "expects '" << name << "' to have rank "
-                             << rank << ", got " << actual;
+    return op->emitOpError() << "expects '" << name << "' to have rank " << rank
+                             << ", got " << actual;
   return success();
 }
 
@@ -112,13 +112,13 @@ FailureOr<int64_t> mlir::rlx::verifyAxis(Operation *op, int64_t axis,
 LogicalResult mlir::rlx::verifyHw(Operation *op, StringRef attrName,
                                   ArrayRef<int64_t> values, int64_t minValue) {
   if (values.size() != 2)
-    return op->emitOpError() << "expects '" << attrName
-                             << "' to have 2 values (h, w), got "
-                             << values.size();
+    return op->emitOpError()
+           << "expects '" << attrName << "' to have 2 values (h, w), got "
+           << values.size();
   for (int64_t v : values)
     if (v < minValue)
-      return op->emitOpError() << "expects '" << attrName
-                               << "' values to be >= " << minValue << ", got "
-                               << v;
+      return op->emitOpError()
+             << "expects '" << attrName << "' values to be >= " << minValue
+             << ", got " << v;
   return success();
 }

@@ -1,4 +1,4 @@
-//===- RlxOps.h - every rlx op ------------------------------------*- C++ -*-===//
+//===- RlxOps.h - every rlx op ----------------------------------*- C++ -*-===//
 //
 // Umbrella header. Code that works on one family includes that family's
 // header (RlxNormOps.h, ...) instead, so that it rebuilds only when that

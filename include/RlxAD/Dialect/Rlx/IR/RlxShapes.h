@@ -1,4 +1,4 @@
-//===- RlxShapes.h - shape arithmetic shared by verifiers and passes -*- C++ -*-===//
+//===- RlxShapes.h - shape arithmetic of verifiers and passes ---*- C++ -*-===//
 #ifndef RLXAD_DIALECT_RLX_IR_RLXSHAPES_H
 #define RLXAD_DIALECT_RLX_IR_RLXSHAPES_H
 
