@@ -120,8 +120,8 @@ Value mlir::rlx::buildAttentionKeep(OpBuilder &b, Location loc,
   Value keep =
       arith::CmpIOp::create(b, loc, arith::CmpIPredicate::sle, j, diagonal);
   if (spec.maskKind == MaskKind::sliding_window) {
-    Value lowest = arith::SubIOp::create(b, loc, diagonal,
-                                         indexConst(b, loc, spec.window));
+    Value lowest = arith::SubIOp::create(
+        b, loc, diagonal, arith::ConstantIndexOp::create(b, loc, spec.window));
     Value inWindow =
         arith::CmpIOp::create(b, loc, arith::CmpIPredicate::sge, j, lowest);
     keep = arith::AndIOp::create(b, loc, keep, inWindow);

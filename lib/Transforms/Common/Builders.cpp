@@ -12,10 +12,6 @@ Value mlir::rlx::floatConst(OpBuilder &b, Location loc, Type type,
   return arith::ConstantOp::create(b, loc, type, b.getFloatAttr(type, value));
 }
 
-Value mlir::rlx::indexConst(OpBuilder &b, Location loc, int64_t value) {
-  return arith::ConstantIndexOp::create(b, loc, value);
-}
-
 Value mlir::rlx::emptyLike(OpBuilder &b, Location loc, Value like,
                            Type elementType) {
   if (!elementType)
@@ -48,7 +44,7 @@ Value mlir::rlx::filledLike(OpBuilder &b, Location loc, Value like,
 std::pair<Value, Value> mlir::rlx::castIndexInRange(OpBuilder &b, Location loc,
                                                     Value value, Value length) {
   Value index = arith::IndexCastOp::create(b, loc, b.getIndexType(), value);
-  Value zero = indexConst(b, loc, 0);
+  Value zero = arith::ConstantIndexOp::create(b, loc, 0);
   Value geZero =
       arith::CmpIOp::create(b, loc, arith::CmpIPredicate::sge, index, zero);
   Value ltLength =

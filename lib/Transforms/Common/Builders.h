@@ -27,9 +27,6 @@ namespace mlir::rlx {
 /// A scalar float constant of type `type`.
 Value floatConst(OpBuilder &b, Location loc, Type type, double value);
 
-/// An index constant.
-Value indexConst(OpBuilder &b, Location loc, int64_t value);
-
 /// tensor.empty with the shape of `like` (dynamic dims read from it) and
 /// element type `elementType` (default: like's).
 Value emptyLike(OpBuilder &b, Location loc, Value like,

@@ -313,9 +313,9 @@ decomposeConv2dBackwardWeight(RewriterBase &rewriter, Conv2dBackwardWeightOp op,
     if (!ShapedType::isDynamic(batch))
       while (batch % tileSize != 0)
         --tileSize;
-    Value lb = indexConst(rewriter, loc, 0);
+    Value lb = arith::ConstantIndexOp::create(rewriter, loc, 0);
     Value ub = tensor::DimOp::create(rewriter, loc, x, 0);
-    Value step = indexConst(rewriter, loc, tileSize);
+    Value step = arith::ConstantIndexOp::create(rewriter, loc, tileSize);
     auto loop = scf::ForOp::create(
         rewriter, loc, lb, ub, step, ValueRange{acc},
         [&](OpBuilder &b, Location nloc, Value n0, ValueRange iterArgs) {

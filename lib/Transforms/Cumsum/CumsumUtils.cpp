@@ -120,7 +120,8 @@ static Value buildScanCumsum(OpBuilder &b, Location loc, Value x, int64_t axis,
   Value acc = filled(
       b, loc, tensor::EmptyOp::create(b, loc, accSizes, type.getElementType()),
       0.0);
-  Value zero = indexConst(b, loc, 0), one = indexConst(b, loc, 1);
+  Value zero = arith::ConstantIndexOp::create(b, loc, 0),
+        one = arith::ConstantIndexOp::create(b, loc, 1);
   auto loop = scf::ForOp::create(
       b, loc, zero, length, one, ValueRange{out, acc},
       [&](OpBuilder &lb, Location lloc, Value k, ValueRange iter) {

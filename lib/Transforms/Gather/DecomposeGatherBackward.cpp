@@ -66,7 +66,7 @@ decomposeGatherBackward(RewriterBase &rewriter, GatherBackwardOp op,
   // [p..., N, q...] like dtable's [p..., V, q...]. Rank-0 indices: N = 1 and
   // the slice of dy is dy itself.
   Value flatIndices = indices, flatDy = dy;
-  Value count = indexConst(rewriter, loc, 1);
+  Value count = arith::ConstantIndexOp::create(rewriter, loc, 1);
   if (k > 1) {
     ReassociationIndices all;
     for (int64_t d = 0; d < k; ++d)
@@ -96,8 +96,9 @@ decomposeGatherBackward(RewriterBase &rewriter, GatherBackwardOp op,
           getConstantIntValue(sizes[d]).value_or(ShapedType::kDynamic));
   auto rowType = RankedTensorType::get(rowShape, elementType);
   SmallVector<OpFoldResult> strides(rank, rewriter.getIndexAttr(1));
-  Value lengthValue = indexConst(rewriter, loc, length);
-  Value zero = indexConst(rewriter, loc, 0), one = indexConst(rewriter, loc, 1);
+  Value lengthValue = arith::ConstantIndexOp::create(rewriter, loc, length);
+  Value zero = arith::ConstantIndexOp::create(rewriter, loc, 0),
+        one = arith::ConstantIndexOp::create(rewriter, loc, 1);
 
   auto loop = scf::ForOp::create(
       rewriter, loc, zero, count, one, ValueRange{dtable},

@@ -63,8 +63,8 @@ lowerGather(RewriterBase &rewriter, GatherOp op, const LoweringOptions &) {
         builder, gloc, {{indices, indexMap}}, {{init, identity}},
         [&](OpBuilder &b, Location l, ValueRange args) {
           auto [index, inRange] = castIndexInRange(b, l, args[0], length);
-          Value clamped = arith::SelectOp::create(b, l, inRange, index,
-                                                  indexConst(b, l, 0));
+          Value clamped = arith::SelectOp::create(
+              b, l, inRange, index, arith::ConstantIndexOp::create(b, l, 0));
           SmallVector<Value> coords;
           for (int64_t d = 0; d < a; ++d)
             coords.push_back(linalg::IndexOp::create(b, l, d));
@@ -81,8 +81,9 @@ lowerGather(RewriterBase &rewriter, GatherOp op, const LoweringOptions &) {
 
   // A dynamic row count may be 0 at run time: then the result is zeros and
   // the table is not touched.
-  Value noRows = arith::CmpIOp::create(rewriter, loc, arith::CmpIPredicate::eq,
-                                       length, indexConst(rewriter, loc, 0));
+  Value noRows =
+      arith::CmpIOp::create(rewriter, loc, arith::CmpIPredicate::eq, length,
+                            arith::ConstantIndexOp::create(rewriter, loc, 0));
   auto ifOp = scf::IfOp::create(
       rewriter, loc, noRows,
       [&](OpBuilder &b, Location l) {

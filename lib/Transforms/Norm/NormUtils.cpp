@@ -64,8 +64,9 @@ Value mlir::rlx::buildInverseCount(OpBuilder &b, Location loc,
   if (!dynamicCount)
     return floatConst(b, loc, type, 1.0 / static_cast<double>(staticCount));
   if (staticCount != 1)
-    dynamicCount = arith::MulIOp::create(b, loc, dynamicCount,
-                                         indexConst(b, loc, staticCount));
+    dynamicCount = arith::MulIOp::create(
+        b, loc, dynamicCount,
+        arith::ConstantIndexOp::create(b, loc, staticCount));
   Value asInt =
       arith::IndexCastOp::create(b, loc, b.getI64Type(), dynamicCount);
   Value asFloat = arith::SIToFPOp::create(b, loc, type, asInt);
@@ -159,9 +160,10 @@ Value mlir::rlx::expandGroups(OpBuilder &b, Location loc, Value tensor,
     outSizes.push_back(b.getIndexAttr(groups));
     shape.push_back(groups);
     if (type.isDynamicDim(d)) {
-      outSizes.push_back(arith::DivUIOp::create(b, loc, cast<Value>(sizes[d]),
-                                                indexConst(b, loc, groups))
-                             .getResult());
+      outSizes.push_back(
+          arith::DivUIOp::create(b, loc, cast<Value>(sizes[d]),
+                                 arith::ConstantIndexOp::create(b, loc, groups))
+              .getResult());
       shape.push_back(ShapedType::kDynamic);
     } else {
       outSizes.push_back(b.getIndexAttr(type.getDimSize(d) / groups));

@@ -32,7 +32,7 @@ struct IndexMath {
   OpBuilder &b;
   Location loc;
 
-  Value c(int64_t v) { return indexConst(b, loc, v); }
+  Value c(int64_t v) { return arith::ConstantIndexOp::create(b, loc, v); }
   Value add(Value x, Value y) { return arith::AddIOp::create(b, loc, x, y); }
   Value sub(Value x, Value y) { return arith::SubIOp::create(b, loc, x, y); }
   Value mul(Value x, Value y) { return arith::MulIOp::create(b, loc, x, y); }

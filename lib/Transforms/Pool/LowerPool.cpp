@@ -62,19 +62,22 @@ static FailureOr<SmallVector<Value>> lowerMaxPool2d(RewriterBase &rewriter,
     Value in = linalg::createOrFoldDimOp(rewriter, loc, x, 2 + d);
     Value span = arith::SubIOp::create(
         rewriter, loc,
-        arith::AddIOp::create(rewriter, loc, in,
-                              indexConst(rewriter, loc, 2 * padding[d])),
-        indexConst(rewriter, loc, kernel[d]));
+        arith::AddIOp::create(
+            rewriter, loc, in,
+            arith::ConstantIndexOp::create(rewriter, loc, 2 * padding[d])),
+        arith::ConstantIndexOp::create(rewriter, loc, kernel[d]));
     // Ho = max(span + s, 0) / s: span / s + 1 when a window fits (span >= 0),
     // else 0, so a runtime H too small for one window gives an empty result
     // rather than a negative size.
     Value shifted = arith::MaxSIOp::create(
         rewriter, loc,
-        arith::AddIOp::create(rewriter, loc, span,
-                              indexConst(rewriter, loc, stride[d])),
-        indexConst(rewriter, loc, 0));
-    Value size = arith::DivSIOp::create(rewriter, loc, shifted,
-                                        indexConst(rewriter, loc, stride[d]));
+        arith::AddIOp::create(
+            rewriter, loc, span,
+            arith::ConstantIndexOp::create(rewriter, loc, stride[d])),
+        arith::ConstantIndexOp::create(rewriter, loc, 0));
+    Value size = arith::DivSIOp::create(
+        rewriter, loc, shifted,
+        arith::ConstantIndexOp::create(rewriter, loc, stride[d]));
     dynamicSizes.push_back(size);
   }
   auto resultType = RankedTensorType::get(shape, elemType);

@@ -25,16 +25,18 @@ Value mlir::rlx::buildRopeRotation(OpBuilder &b, Location loc, Value x,
         auto select = [&](Value c, Value t, Value f) -> Value {
           return arith::SelectOp::create(nb, l, c, t, f);
         };
-        Value zero = indexConst(nb, l, 0), halfC = indexConst(nb, l, half);
+        Value zero = arith::ConstantIndexOp::create(nb, l, 0),
+              halfC = arith::ConstantIndexOp::create(nb, l, half);
         SmallVector<Value> idx;
         for (int64_t d = 0; d < rank; ++d)
           idx.push_back(linalg::IndexOp::create(nb, l, d));
         Value k = idx.back(), s = idx[rank - 2];
         // Position within the head, its half and whether it rotates.
-        Value i = arith::RemUIOp::create(nb, l, k, indexConst(nb, l, headDim));
+        Value i = arith::RemUIOp::create(
+            nb, l, k, arith::ConstantIndexOp::create(nb, l, headDim));
         Value first = cmp(arith::CmpIPredicate::ult, i, halfC);
-        Value rotated =
-            cmp(arith::CmpIPredicate::ult, i, indexConst(nb, l, nRot));
+        Value rotated = cmp(arith::CmpIPredicate::ult, i,
+                            arith::ConstantIndexOp::create(nb, l, nRot));
         // cos/sin column j (0 when not rotated) and the partner element
         // (x itself when not rotated): always in range.
         Value j = select(first, i, arith::SubIOp::create(nb, l, i, halfC));

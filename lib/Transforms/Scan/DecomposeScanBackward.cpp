@@ -73,13 +73,14 @@ public:
   reverseLoop(OpBuilder &b, Location loc, Value lo, Value hi, Value dcarry,
               Value dxs,
               function_ref<Value(OpBuilder &, Location, Value)> carryAt) {
-    Value one = indexConst(b, loc, 1);
+    Value one = arith::ConstantIndexOp::create(b, loc, 1);
     SmallVector<Value> iterArgs{dcarry};
     if (dxs)
       iterArgs.push_back(dxs);
     auto loop = scf::ForOp::create(
-        b, loc, indexConst(b, loc, 0), arith::SubIOp::create(b, loc, hi, lo),
-        one, iterArgs, [&](OpBuilder &nb, Location l, Value i, ValueRange it) {
+        b, loc, arith::ConstantIndexOp::create(b, loc, 0),
+        arith::SubIOp::create(b, loc, hi, lo), one, iterArgs,
+        [&](OpBuilder &nb, Location l, Value i, ValueRange it) {
           Value t = arith::SubIOp::create(
               nb, l, arith::SubIOp::create(nb, l, hi, one), i);
           auto [dc, dx] = vjpStep(nb, l, t, carryAt(nb, l, t), it[0],
@@ -95,15 +96,17 @@ public:
   /// The carry entering segment j (index value): init for j = 0, else
   /// trajectory row j-1.
   Value segmentEntry(OpBuilder &b, Location loc, Value j) {
-    Value isFirst = arith::CmpIOp::create(b, loc, arith::CmpIPredicate::eq, j,
-                                          indexConst(b, loc, 0));
+    Value isFirst =
+        arith::CmpIOp::create(b, loc, arith::CmpIPredicate::eq, j,
+                              arith::ConstantIndexOp::create(b, loc, 0));
     auto ifOp = scf::IfOp::create(b, loc, TypeRange{carryType}, isFirst,
                                   /*withElseRegion=*/true);
     OpBuilder::InsertionGuard guard(b);
     b.setInsertionPointToStart(ifOp.thenBlock());
     scf::YieldOp::create(b, loc, op.getInit());
     b.setInsertionPointToStart(ifOp.elseBlock());
-    Value prev = arith::SubIOp::create(b, loc, j, indexConst(b, loc, 1));
+    Value prev = arith::SubIOp::create(
+        b, loc, j, arith::ConstantIndexOp::create(b, loc, 1));
     scf::YieldOp::create(
         b, loc, extractRow(b, loc, op.getTrajectory(), prev, carryType));
     return ifOp.getResult(0);
@@ -149,11 +152,12 @@ static std::pair<Value, Value> buildStepLoop(RewriterBase &rewriter,
                                              ScanGradientBuilder<OpTy> &g,
                                              Value dcarry, Value dxs) {
   Location loc = g.op.getLoc();
-  return g.reverseLoop(rewriter, loc, indexConst(rewriter, loc, 0),
-                       indexConst(rewriter, loc, g.op.getLength()), dcarry, dxs,
-                       [&](OpBuilder &b, Location l, Value t) {
-                         return g.segmentEntry(b, l, t);
-                       });
+  return g.reverseLoop(
+      rewriter, loc, arith::ConstantIndexOp::create(rewriter, loc, 0),
+      arith::ConstantIndexOp::create(rewriter, loc, g.op.getLength()), dcarry,
+      dxs, [&](OpBuilder &b, Location l, Value t) {
+        return g.segmentEntry(b, l, t);
+      });
 }
 
 /// Loop form with checkpoints: for j = K-1..0, refill a [ceil(L/K), *carry]
@@ -173,11 +177,13 @@ static std::pair<Value, Value> buildSegmentLoop(RewriterBase &rewriter,
   if (dxs)
     iterArgs.push_back(dxs);
   auto loop = scf::ForOp::create(
-      rewriter, loc, indexConst(rewriter, loc, 0),
-      indexConst(rewriter, loc, rows), indexConst(rewriter, loc, 1), iterArgs,
+      rewriter, loc, arith::ConstantIndexOp::create(rewriter, loc, 0),
+      arith::ConstantIndexOp::create(rewriter, loc, rows),
+      arith::ConstantIndexOp::create(rewriter, loc, 1), iterArgs,
       [&](OpBuilder &b, Location l, Value i, ValueRange iter) {
-        Value one = indexConst(b, l, 1);
-        Value j = arith::SubIOp::create(b, l, indexConst(b, l, rows - 1), i);
+        Value one = arith::ConstantIndexOp::create(b, l, 1);
+        Value j = arith::SubIOp::create(
+            b, l, arith::ConstantIndexOp::create(b, l, rows - 1), i);
         Value lo = buildSegmentBegin(b, l, j, length, k);
         Value hi = buildSegmentBegin(b, l, arith::AddIOp::create(b, l, j, one),
                                      length, k);

@@ -34,7 +34,8 @@ static Value applyBody(OpBuilder &b, Location loc, ScanOp op, Value carry,
 static Value buildStepLoop(OpBuilder &b, Location loc, ScanOp op, Value lb,
                            Value ub, Value carry) {
   auto loop = scf::ForOp::create(
-      b, loc, lb, ub, indexConst(b, loc, 1), ValueRange{carry},
+      b, loc, lb, ub, arith::ConstantIndexOp::create(b, loc, 1),
+      ValueRange{carry},
       [&](OpBuilder &nb, Location l, Value t, ValueRange iter) {
         Value next = applyBody(nb, l, op, iter[0], t);
         scf::YieldOp::create(nb, l, yieldInPlace(nb, l, next, iter[0]));
@@ -47,8 +48,9 @@ lowerScan(RewriterBase &rewriter, ScanOp op, const LoweringOptions &) {
   Location loc = op.getLoc();
   int64_t length = op.getLength(), k = op.getNumCheckpoints();
   Value init = op.getInit();
-  Value zero = indexConst(rewriter, loc, 0), one = indexConst(rewriter, loc, 1);
-  Value len = indexConst(rewriter, loc, length);
+  Value zero = arith::ConstantIndexOp::create(rewriter, loc, 0),
+        one = arith::ConstantIndexOp::create(rewriter, loc, 1);
+  Value len = arith::ConstantIndexOp::create(rewriter, loc, length);
 
   // Final carry only.
   if (!op.getSaveTrajectory())
@@ -74,8 +76,8 @@ lowerScan(RewriterBase &rewriter, ScanOp op, const LoweringOptions &) {
   // Checkpoints: segment r covers steps [ceil(rL/K), ceil((r+1)L/K)) and
   // ends with traj[r] = c.
   auto loop = scf::ForOp::create(
-      rewriter, loc, zero, indexConst(rewriter, loc, rows), one,
-      ValueRange{init, traj},
+      rewriter, loc, zero, arith::ConstantIndexOp::create(rewriter, loc, rows),
+      one, ValueRange{init, traj},
       [&](OpBuilder &b, Location l, Value r, ValueRange iter) {
         Value lb = buildSegmentBegin(b, l, r, length, k);
         Value ub = buildSegmentBegin(b, l, arith::AddIOp::create(b, l, r, one),

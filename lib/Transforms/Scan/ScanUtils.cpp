@@ -71,10 +71,12 @@ Value mlir::rlx::emptyStacked(OpBuilder &b, Location loc, int64_t rows,
 Value mlir::rlx::buildSegmentBegin(OpBuilder &b, Location loc, Value j,
                                    int64_t length, int64_t numCheckpoints) {
   int64_t rows = scanTrajectoryRows(length, numCheckpoints);
-  Value scaled = arith::MulIOp::create(b, loc, j, indexConst(b, loc, length));
-  Value num =
-      arith::AddIOp::create(b, loc, scaled, indexConst(b, loc, rows - 1));
-  return arith::DivUIOp::create(b, loc, num, indexConst(b, loc, rows));
+  Value scaled = arith::MulIOp::create(
+      b, loc, j, arith::ConstantIndexOp::create(b, loc, length));
+  Value num = arith::AddIOp::create(
+      b, loc, scaled, arith::ConstantIndexOp::create(b, loc, rows - 1));
+  return arith::DivUIOp::create(b, loc, num,
+                                arith::ConstantIndexOp::create(b, loc, rows));
 }
 
 Value mlir::rlx::yieldInPlace(OpBuilder &b, Location loc, Value next,
