@@ -79,13 +79,19 @@ def case_activation():
                 grad_fn(F.gelu(tx), tx, dy))
 
 
+def norm_inputs(seed, shape, c):
+    """x, gamma, beta, dy of a norm case with C = c parameters."""
+    g = rng(seed)
+    x = g.standard_normal(shape).astype(np.float32)
+    gamma = g.uniform(0.5, 1.5, c).astype(np.float32)
+    beta = g.standard_normal(c).astype(np.float32)
+    dy = g.standard_normal(shape).astype(np.float32)
+    return x, gamma, beta, dy
+
+
 def case_layer_norm():
     n, d, eps = 4096, 1024, 1e-5
-    g = rng(1)
-    x = g.standard_normal((n, d)).astype(np.float32)
-    gamma = g.uniform(0.5, 1.5, d).astype(np.float32)
-    beta = g.standard_normal(d).astype(np.float32)
-    dy = g.standard_normal((n, d)).astype(np.float32)
+    x, gamma, beta, dy = norm_inputs(1, (n, d), d)
     t, p = ty((n, d)), ty((d,))
     text = single("f", [("x", t), ("g", p), ("dy", t)],
                   "rlx.layer_norm_backward_input %%x, %%g, %%dy {axis = -1 : i64, eps = %e : f32} : %s, %s, %s -> %s"
@@ -98,11 +104,7 @@ def case_layer_norm():
 
 def case_rms_norm():
     n, d, eps = 4096, 1024, 1e-6
-    g = rng(2)
-    x = g.standard_normal((n, d)).astype(np.float32)
-    gamma = g.uniform(0.5, 1.5, d).astype(np.float32)
-    beta = g.standard_normal(d).astype(np.float32)
-    dy = g.standard_normal((n, d)).astype(np.float32)
+    x, gamma, beta, dy = norm_inputs(2, (n, d), d)
     t, p = ty((n, d)), ty((d,))
     text = single("f", [("x", t), ("g", p), ("b", p), ("dy", t)],
                   "rlx.rms_norm_backward_input %%x, %%g, %%b, %%dy {axis = -1 : i64, eps = %e : f32} : %s, %s, %s, %s -> %s"
@@ -118,11 +120,7 @@ def case_rms_norm():
 def case_group_norm():
     shape, groups, eps = (8, 64, 56, 56), 32, 1e-5
     c = shape[1]
-    g = rng(3)
-    x = g.standard_normal(shape).astype(np.float32)
-    gamma = g.uniform(0.5, 1.5, c).astype(np.float32)
-    beta = g.standard_normal(c).astype(np.float32)
-    dy = g.standard_normal(shape).astype(np.float32)
+    x, gamma, beta, dy = norm_inputs(3, shape, c)
     t, p = ty(shape), ty((c,))
     text = single("f", [("x", t), ("g", p), ("b", p), ("dy", t)],
                   "rlx.group_norm_backward_input %%x, %%g, %%b, %%dy {num_groups = %d : i64, eps = %e : f32} : %s, %s, %s, %s -> %s"
