@@ -7,7 +7,8 @@ with torch.autograd.grad of the same forward; and, in f64 on small shapes,
 with central finite differences of the compiled forward op (rt.check_fd).
 Cases: f32 and f64, batch > 1, 3-D [B,S,D] inputs, odd sizes (D=7, C=6 with
 G=3, H=5, W=3), G=1 and G=C, dynamic leading dims (and a dynamic D / C),
-rows with a large mean offset, constant rows (zero variance) and several eps.
+rows with a large mean offset, constant rows (zero variance) and several eps,
+negative ones (-0.5, -0.25, as in PyTorch's OpInfo samples) included.
 """
 import numpy as np
 import torch
@@ -31,6 +32,11 @@ ROW_CASES = [
     ((2, 5, 6), (0, 1, 2), 1e-5, 0.0, False),  # every dim dynamic (D too)
     ((8, 33), (), 1e-5, 50.0, False),       # large mean offset
     ((16, 128), (0,), 1e-6, 0.0, False),    # wider rows
+    # Negative eps (PyTorch OpInfo samples use -0.5): any finite eps is
+    # accepted; inputs are scaled so that var + eps stays positive.
+    ((4, 7), (), -0.5, 0.0, True),
+    ((3, 2, 9), (0,), -0.5, 0.0, False),    # dynamic batch
+    ((5, 6), (0, 1), -0.25, 0.0, False),    # dynamic D
 ]
 GROUP_CASES = [
     # (shape, groups, dyn dims, eps, fd)
@@ -40,6 +46,8 @@ GROUP_CASES = [
     ((2, 4, 3, 3), 4, (), 1e-5, False),     # G = C (instance norm)
     ((2, 8, 4, 5), 2, (0, 1, 2, 3), 1e-5, False),  # every dim dynamic (C too)
     ((1, 6, 7, 3), 3, (), 1e-5, False),     # N = 1
+    ((2, 6, 3, 3), 3, (), -0.5, True),      # negative eps (var + eps > 0)
+    ((3, 4, 5, 3), 2, (0,), -0.5, False),   # negative eps, dynamic N
 ]
 
 
@@ -129,8 +137,10 @@ def reference(fn, x, g, b, dy, eps):
 # ---------------------------------------------------------------------------
 # Inputs.
 # ---------------------------------------------------------------------------
-def inputs(shape, channels, dtype, offset=0.0):
-    x = R.standard_normal(shape) * 1.5 + offset
+def inputs(shape, channels, dtype, offset=0.0, eps=0.0):
+    # With a negative eps, x is scaled so that var + eps (and mean(x^2) + eps)
+    # stays well above 0 for every row or group.
+    x = R.standard_normal(shape) * (4.0 if eps < 0 else 1.5) + offset
     g = R.standard_normal(channels) * 0.7 + 1.0
     b = R.standard_normal(channels) * 0.3
     dy = R.standard_normal(shape)
@@ -184,7 +194,7 @@ def main():
         label = "%s shape=%s dyn=%s eps=%g offset=%g" % (
             name, shape, dyn, eps, offset)
         if family == "row":
-            x, g, b, dy = inputs(shape, shape[-1], dtype, offset)
+            x, g, b, dy = inputs(shape, shape[-1], dtype, offset, eps)
             check_all(m, name, TORCH_ROW[kind], ROW_OPS[kind], x, g, b, dy,
                       eps, fd, label)
             if (kind == "layer_norm" and len(shape) == 2 and offset == 0
@@ -197,7 +207,7 @@ def main():
                 check_all(m, name, TORCH_ROW[kind], ROW_OPS[kind], xc, g, b,
                           dy, eps, False, label + " constant rows")
         else:
-            x, g, b, dy = inputs(shape, shape[1], dtype)
+            x, g, b, dy = inputs(shape, shape[1], dtype, eps=eps)
             check_all(m, name, torch_group_norm(kind), GROUP_OPS, x, g, b, dy,
                       eps, fd, label)
     rt.finish()

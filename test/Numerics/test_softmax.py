@@ -1,9 +1,11 @@
 # RUN: %python %s
-"""Numerics of rlx.softmax, rlx.softmax_cross_entropy and its gradient
-against PyTorch (torch.softmax, F.cross_entropy(reduction='none') and its
-autograd); out-of-range labels against the contract's formula
-logsumexp(logits) - (masked pick) written in torch; finite differences of
-the compiled forward for the gradient (f64)."""
+"""Numerics of rlx.softmax, rlx.log_softmax, their gradients
+rlx.softmax_backward / rlx.log_softmax_backward, rlx.softmax_cross_entropy
+and its gradient against PyTorch (torch.softmax, torch.log_softmax,
+torch._softmax_backward_data, torch._log_softmax_backward_data,
+F.cross_entropy(reduction='none') and its autograd); out-of-range labels
+against the contract's formula logsumexp(logits) - (masked pick) written in
+torch; finite differences of the compiled forward for the gradients (f64)."""
 import numpy as np
 import torch
 import torch.nn.functional as F
@@ -71,6 +73,44 @@ for dtype in rt.DTYPES:
     x = (R.standard_normal((2, 6)) * 400).astype(dtype)
     cases.append(("softmax", name, (x, -1)))
 
+# --- softmax / log_softmax gradients: (shape, type shape, axis) ------------
+def smb_fns(name, shape, dtype, axis):
+    """name_{sm,lsm}_fwd(x) and name_{sm,lsm}_bwd(x, dy)."""
+    t = rt.mlir_type(shape, dtype)
+    a = "{axis = %d : i64}" % axis
+    out = []
+    for fwd, bwd, tag in (("softmax", "softmax_backward", "sm"),
+                          ("log_softmax", "log_softmax_backward", "lsm")):
+        out.append("func.func @%s_%s_fwd(%%x: %s) -> %s {\n"
+                   "  %%y = rlx.%s %%x %s : %s -> %s\n"
+                   "  return %%y : %s\n}\n" % (name, tag, t, t, fwd, a, t, t, t))
+        out.append("func.func @%s_%s_bwd(%%x: %s, %%dy: %s) -> %s {\n"
+                   "  %%dx = rlx.%s %%x, %%dy %s : %s, %s -> %s\n"
+                   "  return %%dx : %s\n}\n"
+                   % (name, tag, t, t, t, bwd, a, t, t, t, t))
+    return "".join(out)
+
+
+SMB = [((4, 7), (4, 7), -1), ((3, 5, 4), (3, 5, 4), 1),
+       ((5, 3), (5, 3), 0), ((6, 9), (None, 9), 1),       # dynamic batch
+       ((2, 3, 5), (None, 3, 5), -3),                    # reduce the dynamic dim
+       ((3, 4, 6), (None, 4, 6), 1), ((4, 1), (4, 1), 1),  # one class
+       ((2, 3, 2, 5), (2, None, 2, None), 2),             # dims 1 and 3 dynamic
+       ((5, 11), (None, None), -1), ((1, 13), (1, 13), -1)]
+for dtype in rt.DTYPES:
+    for i, (shape, tshape, axis) in enumerate(SMB):
+        name = "smb_%s_%d" % (np.dtype(dtype).name, i)
+        funcs.append(smb_fns(name, tshape, dtype, axis))
+        x = (R.standard_normal(shape) * 2).astype(dtype)
+        dy = R.standard_normal(shape).astype(dtype)
+        cases.append(("smb", name, (x, dy, axis)))
+    # Large logits (the max subtraction) and ties (equal logits in a row).
+    name = "smb_%s_large" % np.dtype(dtype).name
+    funcs.append(smb_fns(name, (3, 6), dtype, -1))
+    x = (R.standard_normal((3, 6)) * 300).astype(dtype)
+    x[1, :] = 2.5
+    cases.append(("smb", name, (x, R.standard_normal((3, 6)).astype(dtype), -1)))
+
 # --- cross entropy: (n, c, type n, label dtype, labels override) ------------
 CE = [(4, 7, 4, np.int64, None), (5, 3, 5, np.int32, None),
       (6, 5, None, np.int64, None), (3, 4, None, np.int32, [-1, 4, 2]),
@@ -88,7 +128,32 @@ for dtype in rt.DTYPES:
 
 m = rt.compile("\n".join(funcs))
 
+def smb_reference(x, dy, axis):
+    """(softmax, log_softmax, their gradients) from torch's own backward
+    kernels, which take the forward output."""
+    tx, tdy = torch.tensor(x), torch.tensor(dy)
+    y = torch.softmax(tx, dim=axis)
+    z = torch.log_softmax(tx, dim=axis)
+    dsm = torch._softmax_backward_data(tdy, y, axis, tx.dtype)
+    dlsm = torch._log_softmax_backward_data(tdy, z, axis, tx.dtype)
+    return [a.numpy() for a in (y, dsm, z, dlsm)]
+
+
 for kind, name, args in cases:
+    if kind == "smb":
+        x, dy, axis = args
+        y, dsm, z, dlsm = smb_reference(x, dy, axis)
+        for tag, op, want_y, want_dx in (("sm", "softmax", y, dsm),
+                                         ("lsm", "log_softmax", z, dlsm)):
+            fwd = m["%s_%s_fwd" % (name, tag)]
+            got = m["%s_%s_bwd" % (name, tag)](x, dy)
+            if op == "log_softmax":
+                rt.check("rlx.log_softmax", fwd(x), want_y, label=name)
+            rt.check("rlx.%s_backward" % op, got, want_dx, label=name)
+            if x.dtype == np.float64 and x.size <= 64 and "large" not in name:
+                rt.check_fd("rlx.%s_backward" % op, fwd, [x], 0, dy, got,
+                            label=name)
+        continue
     if kind == "softmax":
         x, axis = args
         want = torch.softmax(torch.tensor(x), dim=axis).numpy()

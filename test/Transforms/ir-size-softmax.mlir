@@ -44,3 +44,45 @@ func.func @softmax_large(%x: tensor<20x30x40xf32>) -> tensor<20x30x40xf32> {
   %y = rlx.softmax %x {axis = 1 : i64} : tensor<20x30x40xf32> -> tensor<20x30x40xf32>
   return %y : tensor<20x30x40xf32>
 }
+
+// -----
+
+// CHECK-NEXT: {{^}}[[LSM:[0-9]+]]{{$}}
+// CHECK-NEXT: {{^}}[[LSM]]{{$}}
+func.func @log_softmax_small(%x: tensor<2x3x4xf32>) -> tensor<2x3x4xf32> {
+  %y = rlx.log_softmax %x {axis = 1 : i64} : tensor<2x3x4xf32> -> tensor<2x3x4xf32>
+  return %y : tensor<2x3x4xf32>
+}
+// -----
+func.func @log_softmax_large(%x: tensor<20x30x40xf32>) -> tensor<20x30x40xf32> {
+  %y = rlx.log_softmax %x {axis = 1 : i64} : tensor<20x30x40xf32> -> tensor<20x30x40xf32>
+  return %y : tensor<20x30x40xf32>
+}
+
+// -----
+
+// CHECK-NEXT: {{^}}[[SMB:[0-9]+]]{{$}}
+// CHECK-NEXT: {{^}}[[SMB]]{{$}}
+func.func @softmax_backward_small(%x: tensor<2x3xf64>, %dy: tensor<2x3xf64>) -> tensor<2x3xf64> {
+  %dx = rlx.softmax_backward %x, %dy : tensor<2x3xf64>, tensor<2x3xf64> -> tensor<2x3xf64>
+  return %dx : tensor<2x3xf64>
+}
+// -----
+func.func @softmax_backward_large(%x: tensor<200x300xf64>, %dy: tensor<200x300xf64>) -> tensor<200x300xf64> {
+  %dx = rlx.softmax_backward %x, %dy : tensor<200x300xf64>, tensor<200x300xf64> -> tensor<200x300xf64>
+  return %dx : tensor<200x300xf64>
+}
+
+// -----
+
+// CHECK-NEXT: {{^}}[[LSMB:[0-9]+]]{{$}}
+// CHECK-NEXT: {{^}}[[LSMB]]{{$}}
+func.func @log_softmax_backward_small(%x: tensor<2x3x4xf32>, %dy: tensor<2x3x4xf32>) -> tensor<2x3x4xf32> {
+  %dx = rlx.log_softmax_backward %x, %dy {axis = 0 : i64} : tensor<2x3x4xf32>, tensor<2x3x4xf32> -> tensor<2x3x4xf32>
+  return %dx : tensor<2x3x4xf32>
+}
+// -----
+func.func @log_softmax_backward_large(%x: tensor<20x30x40xf32>, %dy: tensor<20x30x40xf32>) -> tensor<20x30x40xf32> {
+  %dx = rlx.log_softmax_backward %x, %dy {axis = 0 : i64} : tensor<20x30x40xf32>, tensor<20x30x40xf32> -> tensor<20x30x40xf32>
+  return %dx : tensor<20x30x40xf32>
+}

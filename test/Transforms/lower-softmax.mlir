@@ -85,3 +85,24 @@ func.func @cross_entropy(%l: tensor<?x10xf32>, %t: tensor<?xi64>) -> tensor<?xf3
   %loss = rlx.softmax_cross_entropy %l, %t : tensor<?x10xf32>, tensor<?xi64> -> tensor<?xf32>
   return %loss : tensor<?xf32>
 }
+
+// -----
+
+// log_softmax: the softmax statistics m and s, then y = (x - m) - log(s).
+// CHECK-LABEL: func.func @log_softmax
+// CHECK-SAME: (%[[X:.+]]: tensor<?x7xf32>)
+// CHECK: %[[M:.+]] = linalg.generic {{.*}}iterator_types = ["parallel", "reduction"]} ins(%[[X]] : tensor<?x7xf32>)
+// CHECK: arith.maximumf
+// CHECK: %[[S:.+]] = linalg.generic {{.*}}iterator_types = ["parallel", "reduction"]} ins(%[[X]], %[[M]] : tensor<?x7xf32>, tensor<?xf32>)
+// CHECK: %[[Y:.+]] = linalg.generic {{.*}}iterator_types = ["parallel", "parallel"]} ins(%[[X]], %[[M]], %[[S]] : tensor<?x7xf32>, tensor<?xf32>, tensor<?xf32>) outs(%{{.+}} : tensor<?x7xf32>)
+// CHECK-NEXT: ^bb0(%[[XV:.+]]: f32, %[[MV:.+]]: f32, %[[SV:.+]]: f32, %{{.+}}: f32):
+// CHECK-NEXT: %[[D:.+]] = arith.subf %[[XV]], %[[MV]] : f32
+// CHECK-NEXT: %[[L:.+]] = math.log %[[SV]] : f32
+// CHECK-NEXT: %[[R:.+]] = arith.subf %[[D]], %[[L]] : f32
+// CHECK-NEXT: linalg.yield %[[R]]
+// CHECK-NOT: rlx.
+// CHECK: return %[[Y]]
+func.func @log_softmax(%x: tensor<?x7xf32>) -> tensor<?x7xf32> {
+  %y = rlx.log_softmax %x : tensor<?x7xf32> -> tensor<?x7xf32>
+  return %y : tensor<?x7xf32>
+}

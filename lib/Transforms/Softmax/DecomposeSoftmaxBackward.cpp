@@ -1,16 +1,24 @@
-//===- DecomposeSoftmaxBackward.cpp - cross-entropy gradient --------------===//
+//===- DecomposeSoftmaxBackward.cpp - softmax and cross-entropy gradients -===//
 //
-// softmax_cross_entropy_backward recomputes the row statistics from the
-// logits (SoftmaxUtils.h) and builds the one-hot term inside the final
-// elementwise generic by comparing the class index with the label:
+// Every gradient recomputes the statistics of the softmax of its input
+// (SoftmaxUtils.h: m = max, then a sum of exp(x - m) that also accumulates
+// what the gradient needs) and ends with one broadcasting elementwise
+// generic; three generics in all, whatever the tensor sizes:
 //
-//   dlogits[n, c] = (exp(l - m[n]) / s[n] - (c == labels[n])) * d_loss[n]
+//   softmax_backward:       (s, t) = sum(e, dy * e),  e = exp(x - m)
+//                           dx = e/s * (dy - t/s)
+//   log_softmax_backward:   (s, g) = sum(e, dy)
+//                           dx = dy - e/s * g
+//   softmax_cross_entropy_backward:
+//     dlogits[n, c] = (exp(l - m[n]) / s[n] - (c == labels[n])) * d_loss[n]
+//     (the one-hot term compares the class index with the label)
 //
 //===----------------------------------------------------------------------===//
 #include "Common/Builders.h"
 #include "Common/PatternGlue.h"
 #include "Softmax/SoftmaxUtils.h"
 
+#include "RlxAD/Dialect/Rlx/IR/RlxShapes.h"
 #include "RlxAD/Dialect/Rlx/IR/RlxSoftmaxOps.h"
 #include "mlir/Dialect/Arith/IR/Arith.h"
 
@@ -43,9 +51,79 @@ decomposeSoftmaxCrossEntropyBackward(RewriterBase &rewriter,
   return SmallVector<Value>{dlogits};
 }
 
-using SoftmaxDecompositions =
-    DecompositionList<Decomposition<SoftmaxCrossEntropyBackwardOp,
-                                    decomposeSoftmaxCrossEntropyBackward>>;
+/// The statistics of softmax(x) along `axis` and one more sum: m = max(x),
+/// then in one reduction s = sum(exp(x - m)) and sum(term(x, dy, exp(x - m))).
+/// Returns {m, s, extra}.
+static SmallVector<Value> buildSoftmaxStatsWithSum(
+    RewriterBase &rewriter, Location loc, Value x, Value dy, int64_t axis,
+    function_ref<Value(OpBuilder &, Location, Value dy, Value e)> term) {
+  Value m = buildMaxOverAxis(rewriter, loc, x, axis);
+  AffineMap id =
+      rewriter.getMultiDimIdentityMap(cast<ShapedType>(x.getType()).getRank());
+  SmallVector<Value> sums = buildReduction(
+      rewriter, loc, x, {axis}, {{x, id}, {m, id.dropResults(axis)}, {dy, id}},
+      {0.0, 0.0},
+      [&](OpBuilder &b, Location l, ValueRange args) -> SmallVector<Value> {
+        Value e = buildShiftedExp(b, l, args[0], args[1]);
+        return {arith::AddFOp::create(b, l, args[3], e),
+                arith::AddFOp::create(b, l, args[4], term(b, l, args[2], e))};
+      });
+  return {m, sums[0], sums[1]};
+}
+
+/// dx = y * (dy - sum(dy * y)), y = e / s: with t = sum(dy * e),
+/// dx = e/s * (dy - t/s).
+static FailureOr<SmallVector<Value>>
+decomposeSoftmaxBackward(RewriterBase &rewriter, SoftmaxBackwardOp op,
+                         const DecompositionOptions &) {
+  Location loc = op.getLoc();
+  Value x = op.getX(), dy = op.getDy();
+  int64_t axis = verifiedAxis(op.getAxis(), op.getX().getType().getRank());
+  SmallVector<Value> stats = buildSoftmaxStatsWithSum(
+      rewriter, loc, x, dy, axis,
+      [](OpBuilder &b, Location l, Value g, Value e) -> Value {
+        return arith::MulFOp::create(b, l, g, e);
+      });
+  Value dx = buildBroadcastElementwise(
+      rewriter, loc, {x, dy}, stats, {axis},
+      [](OpBuilder &b, Location l, ValueRange args) -> Value {
+        // args: x, dy, m, s, t
+        Value y = arith::DivFOp::create(
+            b, l, buildShiftedExp(b, l, args[0], args[2]), args[3]);
+        Value mean = arith::DivFOp::create(b, l, args[4], args[3]);
+        return arith::MulFOp::create(
+            b, l, y, arith::SubFOp::create(b, l, args[1], mean));
+      });
+  return SmallVector<Value>{dx};
+}
+
+/// dx = dy - softmax(x) * sum(dy).
+static FailureOr<SmallVector<Value>>
+decomposeLogSoftmaxBackward(RewriterBase &rewriter, LogSoftmaxBackwardOp op,
+                            const DecompositionOptions &) {
+  Location loc = op.getLoc();
+  Value x = op.getX(), dy = op.getDy();
+  int64_t axis = verifiedAxis(op.getAxis(), op.getX().getType().getRank());
+  SmallVector<Value> stats = buildSoftmaxStatsWithSum(
+      rewriter, loc, x, dy, axis,
+      [](OpBuilder &, Location, Value g, Value) -> Value { return g; });
+  Value dx = buildBroadcastElementwise(
+      rewriter, loc, {x, dy}, stats, {axis},
+      [](OpBuilder &b, Location l, ValueRange args) -> Value {
+        // args: x, dy, m, s, g
+        Value y = arith::DivFOp::create(
+            b, l, buildShiftedExp(b, l, args[0], args[2]), args[3]);
+        return arith::SubFOp::create(b, l, args[1],
+                                     arith::MulFOp::create(b, l, y, args[4]));
+      });
+  return SmallVector<Value>{dx};
+}
+
+using SoftmaxDecompositions = DecompositionList<
+    Decomposition<SoftmaxBackwardOp, decomposeSoftmaxBackward>,
+    Decomposition<LogSoftmaxBackwardOp, decomposeLogSoftmaxBackward>,
+    Decomposition<SoftmaxCrossEntropyBackwardOp,
+                  decomposeSoftmaxCrossEntropyBackward>>;
 
 void mlir::rlx::populateSoftmaxDecompositionPatterns(
     RewritePatternSet &patterns, const DecompositionOptions &options) {

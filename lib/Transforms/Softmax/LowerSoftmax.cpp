@@ -1,7 +1,7 @@
 //===- LowerSoftmax.cpp - softmax and cross-entropy to linalg -------------===//
 //
-// Both ops start from the row statistics of SoftmaxUtils.h (two reduction
-// generics: the max, then the sum of exp(x - max)) and finish with one
+// Every op starts from the row statistics of SoftmaxUtils.h (two reduction
+// generics: the max, then the sum of exp(x - max)) and finishes with one
 // generic that combines them.
 //
 //===----------------------------------------------------------------------===//
@@ -24,6 +24,26 @@ lowerSoftmax(RewriterBase &rewriter, SoftmaxOp op, const LoweringOptions &) {
   Value x = op.getX();
   int64_t axis = verifiedAxis(op.getAxis(), op.getX().getType().getRank());
   Value y = buildSoftmax(rewriter, op.getLoc(), x, axis);
+  return SmallVector<Value>{y};
+}
+
+/// y = x - m - log(s), with m and s the statistics of softmax(x): two
+/// reductions and one broadcasting elementwise generic.
+static FailureOr<SmallVector<Value>> lowerLogSoftmax(RewriterBase &rewriter,
+                                                     LogSoftmaxOp op,
+                                                     const LoweringOptions &) {
+  Location loc = op.getLoc();
+  Value x = op.getX();
+  int64_t axis = verifiedAxis(op.getAxis(), op.getX().getType().getRank());
+  Value m = buildMaxOverAxis(rewriter, loc, x, axis);
+  Value s = buildSumExpOverAxis(rewriter, loc, x, m, axis);
+  Value y = buildBroadcastElementwise(
+      rewriter, loc, {x}, {m, s}, {axis},
+      [](OpBuilder &b, Location l, ValueRange args) -> Value {
+        Value shifted = arith::SubFOp::create(b, l, args[0], args[1]);
+        return arith::SubFOp::create(b, l, shifted,
+                                     math::LogOp::create(b, l, args[2]));
+      });
   return SmallVector<Value>{y};
 }
 
@@ -63,6 +83,7 @@ void mlir::rlx::populateSoftmaxLoweringPatterns(
     RewritePatternSet &patterns, const LoweringOptions &options) {
   addLoweringPatterns<
       Lowering<SoftmaxOp, lowerSoftmax>,
+      Lowering<LogSoftmaxOp, lowerLogSoftmax>,
       Lowering<SoftmaxCrossEntropyOp, lowerSoftmaxCrossEntropy>>(patterns,
                                                                  options);
 }

@@ -173,3 +173,60 @@ func.func @ce_backward_rows_vs_labels(%l: tensor<?x3xf32>, %t: tensor<2xi32>, %d
   %dl = rlx.softmax_cross_entropy_backward %l, %t, %d : tensor<?x3xf32>, tensor<2xi32>, tensor<?xf32> -> tensor<4x3xf32>
   return %dl : tensor<4x3xf32>
 }
+
+// -----
+
+func.func @log_softmax_axis(%x: tensor<4x5xf32>) -> tensor<4x5xf32> {
+  // expected-error@+1 {{'rlx.log_softmax' op 'axis' -3 is out of range for rank 2}}
+  %y = rlx.log_softmax %x {axis = -3 : i64} : tensor<4x5xf32> -> tensor<4x5xf32>
+  return %y : tensor<4x5xf32>
+}
+
+// -----
+
+func.func @log_softmax_shape(%x: tensor<4x5xf32>) -> tensor<5x5xf32> {
+  // expected-error@+1 {{'rlx.log_softmax' op expects dim 0 of 'operand #0' (4) to equal dim 0 of 'result #0' (5)}}
+  %y = rlx.log_softmax %x : tensor<4x5xf32> -> tensor<5x5xf32>
+  return %y : tensor<5x5xf32>
+}
+
+// -----
+
+func.func @softmax_backward_axis(%x: tensor<4x5xf32>) -> tensor<4x5xf32> {
+  // expected-error@+1 {{'rlx.softmax_backward' op 'axis' 2 is out of range for rank 2}}
+  %dx = rlx.softmax_backward %x, %x {axis = 2 : i64} : tensor<4x5xf32>, tensor<4x5xf32> -> tensor<4x5xf32>
+  return %dx : tensor<4x5xf32>
+}
+
+// -----
+
+func.func @softmax_backward_dy_shape(%x: tensor<4x5xf32>, %dy: tensor<4x6xf32>) -> tensor<4x5xf32> {
+  // expected-error@+1 {{'rlx.softmax_backward' op expects dim 1 of 'operand #0' (5) to equal dim 1 of 'operand #1' (6)}}
+  %dx = rlx.softmax_backward %x, %dy : tensor<4x5xf32>, tensor<4x6xf32> -> tensor<4x5xf32>
+  return %dx : tensor<4x5xf32>
+}
+
+// -----
+
+// A dynamic x does not hide a clash between dy and dx.
+func.func @log_softmax_backward_clash(%x: tensor<?x5xf32>, %dy: tensor<3x5xf32>) -> tensor<4x5xf32> {
+  // expected-error@+1 {{'rlx.log_softmax_backward' op expects dim 0 of 'operand #1' (3) to equal dim 0 of 'result #0' (4)}}
+  %dx = rlx.log_softmax_backward %x, %dy : tensor<?x5xf32>, tensor<3x5xf32> -> tensor<4x5xf32>
+  return %dx : tensor<4x5xf32>
+}
+
+// -----
+
+func.func @log_softmax_backward_element_type(%x: tensor<4x5xf32>, %dy: tensor<4x5xf64>) -> tensor<4x5xf32> {
+  // expected-error@+1 {{'rlx.log_softmax_backward' op expects 'operand #0' and 'operand #1' to have the same element type, got 'f32' and 'f64'}}
+  %dx = rlx.log_softmax_backward %x, %dy : tensor<4x5xf32>, tensor<4x5xf64> -> tensor<4x5xf32>
+  return %dx : tensor<4x5xf32>
+}
+
+// -----
+
+func.func @log_softmax_backward_rank(%x: tensor<4x5xf32>, %dy: tensor<20xf32>) -> tensor<4x5xf32> {
+  // expected-error@+1 {{'rlx.log_softmax_backward' op expects 'operand #0' and 'operand #1' to have the same rank, got 2 and 1}}
+  %dx = rlx.log_softmax_backward %x, %dy : tensor<4x5xf32>, tensor<20xf32> -> tensor<4x5xf32>
+  return %dx : tensor<4x5xf32>
+}

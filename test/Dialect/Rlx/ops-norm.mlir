@@ -84,3 +84,16 @@ func.func @generic(%x: tensor<3x5xf32>, %g: tensor<5xf32>, %x4: tensor<1x4x2x2xf
   %y = "rlx.rms_norm"(%x, %g, %g) : (tensor<3x5xf32>, tensor<5xf32>, tensor<5xf32>) -> tensor<3x5xf32>
   return %dx, %dg, %y : tensor<3x5xf32>, tensor<4xf32>, tensor<3x5xf32>
 }
+
+// -----
+
+// Any finite eps is accepted, negative ones too (PyTorch's OpInfo samples use
+// -0.5; the result is defined where var + eps > 0).
+// CHECK-LABEL: func.func @negative_eps
+// CHECK: rlx.layer_norm %{{.*}}, %{{.*}}, %{{.*}} {eps = -5.000000e-01 : f32}
+// CHECK: rlx.group_norm_backward_input %{{.*}}, %{{.*}}, %{{.*}}, %{{.*}} {eps = -2.500000e-01 : f32, num_groups = 2 : i64}
+func.func @negative_eps(%x: tensor<3x5xf32>, %g: tensor<5xf32>, %x4: tensor<1x4x2x2xf32>, %g4: tensor<4xf32>) -> (tensor<3x5xf32>, tensor<1x4x2x2xf32>) {
+  %y = rlx.layer_norm %x, %g, %g {axis = -1 : i64, eps = -0.5 : f32} : tensor<3x5xf32>, tensor<5xf32>, tensor<5xf32> -> tensor<3x5xf32>
+  %dx = rlx.group_norm_backward_input %x4, %g4, %g4, %x4 {num_groups = 2 : i64, eps = -0.25 : f32} : tensor<1x4x2x2xf32>, tensor<4xf32>, tensor<4xf32>, tensor<1x4x2x2xf32> -> tensor<1x4x2x2xf32>
+  return %y, %dx : tensor<3x5xf32>, tensor<1x4x2x2xf32>
+}

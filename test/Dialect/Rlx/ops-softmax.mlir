@@ -45,3 +45,30 @@ func.func @generic(%x: tensor<?x4xf32>, %t: tensor<?xi32>, %d: tensor<?xf32>) ->
   %dl = "rlx.softmax_cross_entropy_backward"(%x, %t, %d) : (tensor<?x4xf32>, tensor<?xi32>, tensor<?xf32>) -> tensor<?x4xf32>
   return %y, %dl : tensor<?x4xf32>, tensor<?x4xf32>
 }
+
+// -----
+
+// CHECK-LABEL: func.func @softmax_gradients
+// CHECK: rlx.log_softmax %{{.*}} : tensor<?x10xf32> -> tensor<?x10xf32>
+// CHECK: rlx.softmax_backward %{{.*}}, %{{.*}} {axis = 0 : i64} : tensor<?x10xf32>, tensor<4x10xf32> -> tensor<?x10xf32>
+// CHECK: rlx.log_softmax_backward %{{.*}}, %{{.*}} : tensor<?x10xf32>, tensor<?x10xf32> -> tensor<4x?xf32>
+func.func @softmax_gradients(%x: tensor<?x10xf32>, %dy: tensor<4x10xf32>) -> (tensor<?x10xf32>, tensor<?x10xf32>, tensor<4x?xf32>) {
+  %y = rlx.log_softmax %x {axis = -1 : i64} : tensor<?x10xf32> -> tensor<?x10xf32>
+  %dx = rlx.softmax_backward %x, %dy {axis = 0 : i64} : tensor<?x10xf32>, tensor<4x10xf32> -> tensor<?x10xf32>
+  %dz = rlx.log_softmax_backward %x, %y : tensor<?x10xf32>, tensor<?x10xf32> -> tensor<4x?xf32>
+  return %y, %dx, %dz : tensor<?x10xf32>, tensor<?x10xf32>, tensor<4x?xf32>
+}
+
+// -----
+
+// Generic form: the attribute is `axis`, default -1.
+// CHECK-LABEL: func.func @softmax_gradients_generic
+// CHECK: rlx.log_softmax %{{.*}} {axis = 0 : i64} : tensor<3x4xf64> -> tensor<3x4xf64>
+// CHECK: rlx.softmax_backward %{{.*}}, %{{.*}} : tensor<3x4xf64>, tensor<3x4xf64> -> tensor<3x4xf64>
+// CHECK: rlx.log_softmax_backward %{{.*}}, %{{.*}} {axis = 1 : i64} : tensor<3x4xf64>, tensor<3x4xf64> -> tensor<3x4xf64>
+func.func @softmax_gradients_generic(%x: tensor<3x4xf64>) -> (tensor<3x4xf64>, tensor<3x4xf64>, tensor<3x4xf64>) {
+  %y = "rlx.log_softmax"(%x) <{axis = 0 : i64}> : (tensor<3x4xf64>) -> tensor<3x4xf64>
+  %dx = "rlx.softmax_backward"(%x, %y) : (tensor<3x4xf64>, tensor<3x4xf64>) -> tensor<3x4xf64>
+  %dz = "rlx.log_softmax_backward"(%x, %y) <{axis = 1 : i64}> : (tensor<3x4xf64>, tensor<3x4xf64>) -> tensor<3x4xf64>
+  return %y, %dx, %dz : tensor<3x4xf64>, tensor<3x4xf64>, tensor<3x4xf64>
+}

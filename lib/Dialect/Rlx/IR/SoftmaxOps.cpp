@@ -13,6 +13,24 @@ LogicalResult SoftmaxOp::verify() {
   return verifyAxis(*this, getAxis(), getX().getType().getRank());
 }
 
+LogicalResult LogSoftmaxOp::verify() {
+  if (failed(verifyElementwise(*this)))
+    return failure();
+  return verifyAxis(*this, getAxis(), getX().getType().getRank());
+}
+
+LogicalResult SoftmaxBackwardOp::verify() {
+  if (failed(verifyElementwise(*this)))
+    return failure();
+  return verifyAxis(*this, getAxis(), getX().getType().getRank());
+}
+
+LogicalResult LogSoftmaxBackwardOp::verify() {
+  if (failed(verifyElementwise(*this)))
+    return failure();
+  return verifyAxis(*this, getAxis(), getX().getType().getRank());
+}
+
 /// logits [N, C], labels [N], and a float [N] tensor `perSample` (the loss or
 /// d_loss) of the logits' element type.
 static LogicalResult verifyCrossEntropy(Operation *op, Value logits,

@@ -20,7 +20,8 @@ include "RlxAD/Dialect/Rlx/IR/RlxBase.td"
 
 // The normalised axis of layer/rms norm: must be the last one (-1 or rank-1).
 def Rlx_NormAxisAttr : DefaultValuedAttr<I64Attr, "-1">;
-// The epsilon added to the variance (mean square for rms norm); >= 0, finite.
+// The epsilon added to the variance (mean square for rms norm): any finite
+// value (negative too, as in PyTorch); NaN and Inf are rejected.
 def Rlx_NormEpsAttr : DefaultValuedAttr<F32Attr, "1.0e-5">;
 
 defvar Rlx_RowNormAttrs = (ins Rlx_NormAxisAttr:$axis, Rlx_NormEpsAttr:$eps);

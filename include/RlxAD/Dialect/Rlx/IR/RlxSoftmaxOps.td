@@ -32,6 +32,98 @@ def Rlx_SoftmaxOp : Rlx_ForwardOp<"softmax"> {
 }
 
 //===----------------------------------------------------------------------===//
+// rlx.log_softmax
+//===----------------------------------------------------------------------===//
+
+def Rlx_LogSoftmaxOp : Rlx_ForwardOp<"log_softmax"> {
+  let summary = "max-subtracted log-softmax along one axis";
+  let description = [{
+    Along `axis` (any axis; negative values count from the end, default the
+    last):
+
+    ```
+    m = max_axis(x),  y = x - m - log(sum_axis(exp(x - m)))
+    ```
+
+    `x` and the result have one element type and compatible shapes; any dim
+    may be dynamic. This is PyTorch's `log_softmax(x, dim=axis)`.
+
+    ```mlir
+    %y = rlx.log_softmax %x {axis = -1 : i64} : tensor<?x10xf32> -> tensor<?x10xf32>
+    ```
+  }];
+  let arguments = (ins Rlx_FloatTensor:$x,
+                       DefaultValuedAttr<I64Attr, "-1">:$axis);
+  let results = (outs Rlx_FloatTensor:$y);
+  let assemblyFormat = "$x attr-dict `:` type($x) `->` type(results)";
+}
+
+//===----------------------------------------------------------------------===//
+// rlx.softmax_backward
+//===----------------------------------------------------------------------===//
+
+def Rlx_SoftmaxBackwardOp : Rlx_BackwardOp<"softmax_backward"> {
+  let summary = "gradient of softmax with respect to its input";
+  let description = [{
+    Takes the forward input `x` (not the softmax output: like every rlx
+    backward op it recomputes `y = softmax(x)` along `axis`) and the gradient
+    `dy` of the softmax result:
+
+    ```
+    y  = softmax_axis(x)
+    dx = y * (dy - sum_axis(dy * y))
+    ```
+
+    `x`, `dy` and `dx` have one element type and compatible shapes; any dim
+    may be dynamic. PyTorch's `_softmax_backward_data(dy, softmax(x, axis),
+    axis, dtype)` is `rlx.softmax_backward %x, %dy {axis}`.
+
+    ```mlir
+    %dx = rlx.softmax_backward %x, %dy {axis = 1 : i64}
+        : tensor<?x10x7xf32>, tensor<?x10x7xf32> -> tensor<?x10x7xf32>
+    ```
+  }];
+  let arguments = (ins Rlx_FloatTensor:$x, Rlx_FloatTensor:$dy,
+                       DefaultValuedAttr<I64Attr, "-1">:$axis);
+  let results = (outs Rlx_FloatTensor:$dx);
+  let assemblyFormat = [{
+    $x `,` $dy attr-dict `:` type($x) `,` type($dy) `->` type(results)
+  }];
+}
+
+//===----------------------------------------------------------------------===//
+// rlx.log_softmax_backward
+//===----------------------------------------------------------------------===//
+
+def Rlx_LogSoftmaxBackwardOp : Rlx_BackwardOp<"log_softmax_backward"> {
+  let summary = "gradient of log_softmax with respect to its input";
+  let description = [{
+    Takes the forward input `x` (the softmax is recomputed along `axis`) and
+    the gradient `dy` of the log-softmax result:
+
+    ```
+    dx = dy - softmax_axis(x) * sum_axis(dy)
+    ```
+
+    `x`, `dy` and `dx` have one element type and compatible shapes; any dim
+    may be dynamic. PyTorch's `_log_softmax_backward_data(dy,
+    log_softmax(x, axis), axis, dtype)` is
+    `rlx.log_softmax_backward %x, %dy {axis}`.
+
+    ```mlir
+    %dx = rlx.log_softmax_backward %x, %dy {axis = -1 : i64}
+        : tensor<?x10xf32>, tensor<?x10xf32> -> tensor<?x10xf32>
+    ```
+  }];
+  let arguments = (ins Rlx_FloatTensor:$x, Rlx_FloatTensor:$dy,
+                       DefaultValuedAttr<I64Attr, "-1">:$axis);
+  let results = (outs Rlx_FloatTensor:$dx);
+  let assemblyFormat = [{
+    $x `,` $dy attr-dict `:` type($x) `,` type($dy) `->` type(results)
+  }];
+}
+
+//===----------------------------------------------------------------------===//
 // rlx.softmax_cross_entropy
 //===----------------------------------------------------------------------===//
 
