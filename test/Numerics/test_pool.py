@@ -7,8 +7,11 @@ row-major order; a NaN wins, the last NaN of a window if several; padded
 positions never win) and accumulates over overlapping windows. Inputs cover
 ties (constant and small-integer tensors), NaNs (several per window), -inf,
 overlapping windows, padding, non-square kernels and strides, stride >
-kernel, odd sizes and a dynamic batch. Central finite differences in f64 check
-the compiled gradient against the compiled forward on tie-free inputs.
+kernel, odd sizes, a dynamic batch and dynamic H/W, and `dilation` and
+`ceil_mode` (PyTorch's output-size rule: the last window must start inside
+the input or the left padding), alone and together, with ties. Central
+finite differences in f64 check the compiled gradient against the compiled
+forward on tie-free inputs.
 """
 import numpy as np
 import torch
@@ -39,6 +42,24 @@ CASES = [
     ("-inf k2s1p1", (1, 2, 4, 4), (2, 2), (1, 1), (1, 1), "neginf", False),
     ("dynamic batch int k3s2p1", (3, 2, 9, 9), (3, 3), (2, 2), (1, 1), "int", True),
     ("dynamic batch randn k2x3", (2, 3, 6, 7), (2, 3), (2, 1), (1, 1), "randn", True),
+    # dilation / ceil_mode: (..., dilation, ceil_mode); dyn may name the
+    # dynamic dims ("n", "hw", "nchw").
+    ("d2 k3s1", (2, 3, 9, 8), (3, 3), (1, 1), (0, 0), "randn", False, (2, 2), False),
+    ("d2x3 k2 s2x1 p1", (2, 2, 9, 10), (2, 2), (2, 1), (1, 1), "randn", False, (2, 3), False),
+    ("d3 k3s2p1 int ties", (2, 3, 11, 11), (3, 3), (2, 2), (1, 1), "int", False, (3, 3), False),
+    ("d2 k3s1p1 nan", (2, 2, 8, 9), (3, 3), (1, 1), (1, 1), "nan", False, (2, 2), False),
+    ("ceil k2s2 odd", (2, 3, 7, 9), (2, 2), (2, 2), (0, 0), "randn", False, (1, 1), True),
+    ("ceil k3s2p1", (2, 2, 8, 6), (3, 3), (2, 2), (1, 1), "randn", False, (1, 1), True),
+    ("ceil k3s3 int ties", (3, 2, 10, 8), (3, 3), (3, 3), (0, 0), "int", False, (1, 1), True),
+    ("ceil k2x3 s2x3 p1 nan", (2, 2, 7, 8), (2, 3), (2, 3), (1, 1), "nan", False, (1, 1), True),
+    ("ceil window > input k3s2", (2, 2, 2, 2), (3, 3), (2, 2), (0, 0), "randn", False, (1, 1), True),
+    ("ceil last dropped k2s2p1", (2, 2, 5, 5), (2, 2), (2, 2), (1, 1), "int", False, (1, 1), True),
+    ("ceil+d2 k3s2p1", (2, 3, 10, 9), (3, 3), (2, 2), (1, 1), "randn", False, (2, 2), True),
+    ("ceil+d2x1 k2 s3 int", (2, 2, 9, 8), (2, 2), (3, 3), (0, 1), "int", False, (2, 1), True),
+    ("dyn n ceil+d2", (3, 2, 9, 9), (3, 3), (2, 2), (1, 1), "int", "n", (2, 2), True),
+    ("dyn hw ceil k3s2", (2, 2, 9, 8), (3, 3), (2, 2), (1, 1), "randn", "hw", (1, 1), True),
+    ("dyn nchw d2 k2s2p1", (2, 3, 9, 11), (2, 2), (2, 2), (1, 1), "int", "nchw", (2, 2), False),
+    ("dyn hw ceil+d3 k2s2", (1, 2, 10, 7), (2, 2), (2, 2), (1, 0), "nanint", "hw", (3, 3), True),
 ]
 
 # Tie-free f64 cases for finite differences (shape, kernel, stride, padding).
@@ -46,25 +67,52 @@ FD_CASES = [
     ((1, 2, 5, 5), (3, 3), (1, 1), (1, 1)),
     ((2, 1, 5, 6), (2, 3), (2, 1), (1, 1)),
     ((1, 1, 6, 6), (2, 2), (2, 2), (0, 0)),
+    ((1, 2, 7, 6), (2, 2), (2, 1), (1, 0), (2, 2), True),
+    ((2, 1, 6, 7), (3, 2), (2, 2), (1, 1), (1, 3), True),
 ]
 
 
-def out_size(n, k, s, p):
-    return (n + 2 * p - k) // s + 1
+def out_size(n, k, s, p, d=1, ceil=False):
+    """PyTorch's pooling_output_shape."""
+    num = n + 2 * p - d * (k - 1) - 1 + (s - 1 if ceil else 0)
+    out = num // s + 1
+    if ceil and (out - 1) * s >= n + p:
+        out -= 1
+    return out
 
 
-def attrs(k, s, p):
-    return ("{kernel_size = array<i64: %d, %d>, stride = array<i64: %d, %d>, "
-            "padding = array<i64: %d, %d>}" % (k + s + p))
+def attrs(k, s, p, d=(1, 1), ceil=False):
+    text = ("kernel_size = array<i64: %d, %d>, stride = array<i64: %d, %d>, "
+            "padding = array<i64: %d, %d>" % (k + s + p))
+    if d != (1, 1):
+        text += ", dilation = array<i64: %d, %d>" % d
+    if ceil:
+        text += ", ceil_mode = true"
+    return "{" + text + "}"
 
 
-def functions(tag, shape, k, s, p, dtype, dynamic):
+def dyn_dims(dynamic):
+    if dynamic is True:
+        return (0,)
+    if not dynamic:
+        return ()
+    return tuple("nchw".index(ch) for ch in dynamic)
+
+
+def functions(tag, shape, k, s, p, dtype, dynamic, d=(1, 1), ceil=False):
     n, c, h, w = shape
-    yshape = (n, c, out_size(h, k[0], s[0], p[0]), out_size(w, k[1], s[1], p[1]))
-    lead = (None,) if dynamic else (n,)
-    tx = rt.mlir_type(lead + shape[1:], dtype)
-    ty = rt.mlir_type(lead + yshape[1:], dtype)
-    a = attrs(k, s, p)
+    yshape = (n, c, out_size(h, k[0], s[0], p[0], d[0], ceil),
+              out_size(w, k[1], s[1], p[1], d[1], ceil))
+    for i in range(2):  # every window holds an element of x (see the doc)
+        for o in range(yshape[2 + i]):
+            taps = [o * s[i] - p[i] + j * d[i] for j in range(k[i])]
+            assert any(0 <= t < shape[2 + i] for t in taps), (tag, i, o)
+    dims = dyn_dims(dynamic)
+    tx = rt.mlir_type([None if j in dims else v for j, v in enumerate(shape)],
+                      dtype)
+    ty = rt.mlir_type([None if j in dims else v for j, v in enumerate(yshape)],
+                      dtype)
+    a = attrs(k, s, p, d, ceil)
     return """
   func.func @fwd_{t}(%x: {tx}) -> {ty} {{
     %y = rlx.max_pool2d %x {a} : {tx} -> {ty}
@@ -93,9 +141,9 @@ def make_input(rng, kind, shape, dtype):
     return x
 
 
-def torch_reference(x, dy, k, s, p):
+def torch_reference(x, dy, k, s, p, d=(1, 1), ceil=False):
     xt = torch.from_numpy(x).requires_grad_()
-    yt = torch.nn.functional.max_pool2d(xt, k, s, p)
+    yt = torch.nn.functional.max_pool2d(xt, k, s, p, d, ceil_mode=ceil)
     (gt,) = torch.autograd.grad(yt, xt, torch.from_numpy(dy))
     return yt.detach().numpy(), gt.numpy()
 
@@ -113,15 +161,16 @@ def main():
     rng = rt.rng(7)
     for dtype in rt.DTYPES:
         body, shapes = "", []
-        for i, (label, shape, k, s, p, kind, dyn) in enumerate(CASES):
-            text, yshape = functions("c%d" % i, shape, k, s, p, dtype, dyn)
+        for i, (label, shape, k, s, p, kind, dyn, *dc) in enumerate(CASES):
+            text, yshape = functions("c%d" % i, shape, k, s, p, dtype, dyn,
+                                     *dc)
             body += text
             shapes.append(yshape)
         m = rt.compile("module {%s}" % body)
-        for i, (label, shape, k, s, p, kind, dyn) in enumerate(CASES):
+        for i, (label, shape, k, s, p, kind, dyn, *dc) in enumerate(CASES):
             x = make_input(rng, kind, shape, dtype)
             dy = rng.standard_normal(shapes[i]).astype(dtype)
-            want_y, want_dx = torch_reference(x, dy, k, s, p)
+            want_y, want_dx = torch_reference(x, dy, k, s, p, *dc)
             name = "%s %s" % (label, np.dtype(dtype).name)
             got_y, want_y = same_infinities(m["fwd_c%d" % i](x), want_y)
             rt.check(FWD, got_y, want_y, dtype, name)
@@ -129,17 +178,19 @@ def main():
 
     # Finite differences (f64, distinct values: no ties, no NaN).
     body = ""
-    for i, (shape, k, s, p) in enumerate(FD_CASES):
-        body += functions("fd%d" % i, shape, k, s, p, np.float64, False)[0]
+    for i, (shape, k, s, p, *dc) in enumerate(FD_CASES):
+        body += functions("fd%d" % i, shape, k, s, p, np.float64, False,
+                          *dc)[0]
     m = rt.compile("module {%s}" % body)
-    for i, (shape, k, s, p) in enumerate(FD_CASES):
+    for i, (shape, k, s, p, *dc) in enumerate(FD_CASES):
         x = rng.permutation(np.prod(shape)).reshape(shape).astype(np.float64)
         x = x / x.size + 0.01 * rng.standard_normal(shape)
-        yshape = functions("fd%d" % i, shape, k, s, p, np.float64, False)[1]
+        yshape = functions("fd%d" % i, shape, k, s, p, np.float64, False,
+                           *dc)[1]
         dy = rng.standard_normal(yshape)
         got = m["bwd_fd%d" % i](x, dy)
         rt.check_fd(BWD, m["fwd_fd%d" % i], [x], 0, dy, got,
-                    "%s k%s s%s p%s" % (shape, k, s, p))
+                    "%s k%s s%s p%s %s" % (shape, k, s, p, dc))
     rt.finish()
 
 

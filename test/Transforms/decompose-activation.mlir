@@ -38,3 +38,23 @@ func.func @cast_result(%x: tensor<?xf32>, %dy: tensor<?xf32>) -> tensor<8xf32> {
   %dx = rlx.activation_backward %x, %dy {kind = #rlx.activation<exp>} : tensor<?xf32>, tensor<?xf32> -> tensor<8xf32>
   return %dx : tensor<8xf32>
 }
+
+// -----
+
+// A parameterised kind is still one generic; its parameters are constants.
+// leaky_relu'(x) = 1 where x > 0, else negative_slope.
+// CHECK-LABEL: func.func @leaky_relu_backward
+// CHECK-DAG: %[[SLOPE:.+]] = arith.constant 2.000000e-01 : f32
+// CHECK-DAG: %[[ONE:.+]] = arith.constant 1.000000e+00 : f32
+// CHECK: %[[DX:.+]] = linalg.generic
+// CHECK-NEXT: ^bb0(%[[XV:.+]]: f32, %[[DV:.+]]: f32, %{{.+}}: f32):
+// CHECK-NEXT: %[[GT:.+]] = arith.cmpf ogt, %[[XV]], %{{.+}} : f32
+// CHECK-NEXT: %[[D:.+]] = arith.select %[[GT]], %[[ONE]], %[[SLOPE]] : f32
+// CHECK-NEXT: %[[R:.+]] = arith.mulf %[[D]], %[[DV]] : f32
+// CHECK-NEXT: linalg.yield %[[R]] : f32
+// CHECK-NOT: linalg.generic
+// CHECK: return %[[DX]]
+func.func @leaky_relu_backward(%x: tensor<?x4xf32>, %dy: tensor<?x4xf32>) -> tensor<?x4xf32> {
+  %dx = rlx.activation_backward %x, %dy {kind = #rlx.activation<leaky_relu>, negative_slope = 0.2} : tensor<?x4xf32>, tensor<?x4xf32> -> tensor<?x4xf32>
+  return %dx : tensor<?x4xf32>
+}

@@ -85,3 +85,26 @@ func.func @cast_result(%x: tensor<?x2x4x4xf32>, %dy: tensor<?x2x2x2xf32>) -> ten
   %dx = rlx.max_pool2d_backward %x, %dy {kernel_size = array<i64: 2, 2>, stride = array<i64: 2, 2>} : tensor<?x2x4x4xf32>, tensor<?x2x2x2xf32> -> tensor<2x2x4x4xf32>
   return %dx : tensor<2x2x4x4xf32>
 }
+
+// -----
+
+// Dilation [2, 1] and ceil mode: the window position is origin + k*d
+// (kh * 2); the gather-sum loops over ceil(e/s) candidate windows per axis,
+// e = d*(k-1)+1 (here [3, 1]), and keeps a candidate when its offset is
+// below e and a multiple of d (then kh = off / d). Ceil mode needs nothing
+// more: dy's size bounds the windows, positions past x are skipped.
+// CHECK-LABEL: func.func @dilation_ceil_mode
+// CHECK: %[[ARG:.+]]:2 = linalg.generic {{.*}}iterator_types = ["parallel", "parallel", "parallel", "parallel", "reduction", "reduction"]} ins(%{{.+}} : tensor<3x2xi1>)
+// CHECK: %[[KH:.+]] = linalg.index 4 : index
+// CHECK: %[[OH:.+]] = arith.muli %{{.+}}, %[[C2:.+]] : index
+// CHECK: arith.muli %[[KH]], %[[C2]] : index
+// CHECK: tensor.extract %{{.+}} : tensor<2x3x9x8xf32>
+// CHECK: linalg.generic {{.*}}iterator_types = ["parallel", "parallel", "parallel", "parallel", "reduction", "reduction"]} ins(%{{.+}} : tensor<3x1xi1>) outs(%{{.+}} : tensor<2x3x9x8xf32>)
+// CHECK: %[[REM:.+]] = arith.remui %{{.+}}, %{{.+}} : index
+// CHECK: arith.cmpi eq, %[[REM]]
+// CHECK: arith.divui
+// CHECK-NOT: linalg.generic
+func.func @dilation_ceil_mode(%x: tensor<2x3x9x8xf32>, %dy: tensor<2x3x4x4xf32>) -> tensor<2x3x9x8xf32> {
+  %dx = rlx.max_pool2d_backward %x, %dy {kernel_size = array<i64: 3, 2>, stride = array<i64: 2, 2>, padding = array<i64: 1, 0>, dilation = array<i64: 2, 1>, ceil_mode = true} : tensor<2x3x9x8xf32>, tensor<2x3x4x4xf32> -> tensor<2x3x9x8xf32>
+  return %dx : tensor<2x3x9x8xf32>
+}

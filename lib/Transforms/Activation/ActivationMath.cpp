@@ -30,8 +30,23 @@ struct Scalar {
     return arith::DivFOp::create(b, loc, x, y);
   }
   Value neg(Value x) const { return arith::NegFOp::create(b, loc, x); }
-  Value gt0(Value x) const {
-    return arith::CmpFOp::create(b, loc, arith::CmpFPredicate::OGT, x, c(0));
+  Value gt0(Value x) const { return gt(x, c(0)); }
+  Value gt(Value x, Value y) const {
+    return arith::CmpFOp::create(b, loc, arith::CmpFPredicate::OGT, x, y);
+  }
+  Value ge(Value x, Value y) const {
+    return arith::CmpFOp::create(b, loc, arith::CmpFPredicate::OGE, x, y);
+  }
+  Value lt(Value x, Value y) const {
+    return arith::CmpFOp::create(b, loc, arith::CmpFPredicate::OLT, x, y);
+  }
+  Value le(Value x, Value y) const {
+    return arith::CmpFOp::create(b, loc, arith::CmpFPredicate::OLE, x, y);
+  }
+  /// clamp(x, lo, hi) that propagates NaN (like torch.clamp / hardtanh).
+  Value clamp(Value x, double lo, double hi) const {
+    return arith::MinimumFOp::create(
+        b, loc, arith::MaximumFOp::create(b, loc, x, c(lo)), c(hi));
   }
   Value select(Value cond, Value x, Value y) const {
     return arith::SelectOp::create(b, loc, cond, x, y);
@@ -48,6 +63,14 @@ Value geluTanhInner(const Scalar &s, Value x) {
   return math::TanhOp::create(s.b, s.loc, u);
 }
 
+/// log(1 + exp(x)) without overflow: max(x, 0) + log1p(exp(-|x|)).
+Value softplusStable(const Scalar &s, Value x) {
+  Value e = math::ExpOp::create(s.b, s.loc,
+                                s.neg(math::AbsFOp::create(s.b, s.loc, x)));
+  return s.add(arith::MaximumFOp::create(s.b, s.loc, x, s.c(0)),
+               math::Log1pOp::create(s.b, s.loc, e));
+}
+
 /// Phi(x) = (1 + erf(x / sqrt(2))) / 2, the standard normal CDF.
 Value normalCdf(const Scalar &s, Value x) {
   Value e = math::ErfOp::create(s.b, s.loc, s.mul(x, s.c(M_SQRT1_2)));
@@ -61,7 +84,8 @@ Value mlir::rlx::buildSigmoid(OpBuilder &b, Location loc, Value x) {
 }
 
 Value mlir::rlx::buildActivation(OpBuilder &b, Location loc,
-                                 ActivationKind kind, Value x) {
+                                 ActivationKind kind, Value x,
+                                 const ActivationParams &p) {
   Scalar s{b, loc, x.getType()};
   switch (kind) {
   case ActivationKind::gelu:
@@ -100,12 +124,35 @@ Value mlir::rlx::buildActivation(OpBuilder &b, Location loc,
         s.gt0(x), x,
         s.select(arith::CmpFOp::create(b, loc, arith::CmpFPredicate::UNO, x, x),
                  x, s.c(0)));
+  case ActivationKind::hardtanh:
+    return s.clamp(x, p.minVal, p.maxVal);
+  case ActivationKind::relu6:
+    return s.clamp(x, 0, 6);
+  case ActivationKind::softplus: {
+    // x where beta x > threshold, else log(1 + exp(beta x)) / beta.
+    Value bx = s.mul(s.c(p.beta), x);
+    return s.select(s.gt(bx, s.c(p.threshold)), x,
+                    s.div(softplusStable(s, bx), s.c(p.beta)));
+  }
+  case ActivationKind::elu:
+    // x where x > 0, else alpha (exp(x) - 1).
+    return s.select(s.gt0(x), x,
+                    s.mul(s.c(p.alpha), math::ExpM1Op::create(b, loc, x)));
+  case ActivationKind::leaky_relu:
+    return s.select(s.gt0(x), x, s.mul(s.c(p.negativeSlope), x));
+  case ActivationKind::hardswish:
+    return s.mul(x, s.div(s.clamp(s.add(x, s.c(3)), 0, 6), s.c(6)));
+  case ActivationKind::hardsigmoid:
+    return s.div(s.clamp(s.add(x, s.c(3)), 0, 6), s.c(6));
+  case ActivationKind::mish:
+    return s.mul(x, math::TanhOp::create(b, loc, softplusStable(s, x)));
   }
   llvm_unreachable("ActivationKind is verified by the attribute parser");
 }
 
 Value mlir::rlx::buildActivationDerivative(OpBuilder &b, Location loc,
-                                           ActivationKind kind, Value x) {
+                                           ActivationKind kind, Value x,
+                                           const ActivationParams &p) {
   Scalar s{b, loc, x.getType()};
   switch (kind) {
   case ActivationKind::gelu: {
@@ -172,6 +219,44 @@ Value mlir::rlx::buildActivationDerivative(OpBuilder &b, Location loc,
     return s.div(s.c(1), s.add(s.c(1), s.mul(x, x)));
   case ActivationKind::relu:
     return s.select(s.gt0(x), s.c(1), s.c(0));
+  case ActivationKind::hardtanh:
+  case ActivationKind::relu6: {
+    // 0 at and beyond the bounds (x <= lo or x >= hi), else 1.
+    bool isRelu6 = kind == ActivationKind::relu6;
+    Value lo = s.c(isRelu6 ? 0.0 : p.minVal);
+    Value hi = s.c(isRelu6 ? 6.0 : p.maxVal);
+    Value outside = arith::OrIOp::create(b, loc, s.le(x, lo), s.ge(x, hi));
+    return s.select(outside, s.c(0), s.c(1));
+  }
+  case ActivationKind::softplus: {
+    // 1 where beta x > threshold, else sigmoid(beta x).
+    Value bx = s.mul(s.c(p.beta), x);
+    return s.select(s.gt(bx, s.c(p.threshold)), s.c(1),
+                    buildSigmoid(b, loc, bx));
+  }
+  case ActivationKind::elu:
+    // 1 where x > 0, else alpha exp(x) (alpha at 0).
+    return s.select(s.gt0(x), s.c(1),
+                    s.mul(s.c(p.alpha), math::ExpOp::create(b, loc, x)));
+  case ActivationKind::leaky_relu:
+    return s.select(s.gt0(x), s.c(1), s.c(p.negativeSlope));
+  case ActivationKind::hardswish:
+    // 0 for x < -3, x/3 + 1/2 for -3 <= x <= 3, 1 above.
+    return s.select(
+        s.lt(x, s.c(-3)), s.c(0),
+        s.select(s.le(x, s.c(3)), s.add(s.div(x, s.c(3)), s.c(0.5)), s.c(1)));
+  case ActivationKind::hardsigmoid: {
+    // 1/6 for -3 < x < 3, else 0.
+    Value inside =
+        arith::AndIOp::create(b, loc, s.gt(x, s.c(-3)), s.lt(x, s.c(3)));
+    return s.select(inside, s.c(1.0 / 6.0), s.c(0));
+  }
+  case ActivationKind::mish: {
+    // t + x sigmoid(x) (1 - t^2), t = tanh(softplus(x)).
+    Value t = math::TanhOp::create(b, loc, softplusStable(s, x));
+    Value sg = buildSigmoid(b, loc, x);
+    return s.add(t, s.mul(s.mul(x, sg), s.sub(s.c(1), s.mul(t, t))));
+  }
   }
   llvm_unreachable("ActivationKind is verified by the attribute parser");
 }

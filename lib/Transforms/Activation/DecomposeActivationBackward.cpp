@@ -18,7 +18,8 @@ using namespace mlir::rlx;
 /// dx = act'(x) * dy in one generic.
 static FailureOr<SmallVector<Value>>
 decomposeWithDerivative(RewriterBase &rewriter, Operation *op,
-                        ActivationKind kind, Value x, Value dy) {
+                        ActivationKind kind, Value x, Value dy,
+                        const ActivationParams &params = {}) {
   Value dx = buildElementwise(
       rewriter, op->getLoc(), {x, dy},
       [&](OpBuilder &b, Location loc, ValueRange args) -> Value {
@@ -28,7 +29,7 @@ decomposeWithDerivative(RewriterBase &rewriter, Operation *op,
               arith::CmpFOp::create(b, loc, arith::CmpFPredicate::OGT, args[0],
                                     floatConst(b, loc, args[0].getType(), 0)),
               args[1], floatConst(b, loc, args[0].getType(), 0));
-        Value d = buildActivationDerivative(b, loc, kind, args[0]);
+        Value d = buildActivationDerivative(b, loc, kind, args[0], params);
         return arith::MulFOp::create(b, loc, d, args[1]);
       });
   return SmallVector<Value>{dx};
@@ -45,7 +46,7 @@ static FailureOr<SmallVector<Value>>
 decomposeActivationBackward(RewriterBase &rewriter, ActivationBackwardOp op,
                             const DecompositionOptions &) {
   return decomposeWithDerivative(rewriter, op, op.getKind(), op.getX(),
-                                 op.getDy());
+                                 op.getDy(), ActivationParams::of(op));
 }
 
 using ActivationDecompositions = DecompositionList<

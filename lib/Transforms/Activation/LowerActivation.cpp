@@ -12,14 +12,14 @@
 using namespace mlir;
 using namespace mlir::rlx;
 
-static FailureOr<SmallVector<Value>> lowerWithActivation(RewriterBase &rewriter,
-                                                         Operation *op,
-                                                         ActivationKind kind,
-                                                         Value x) {
-  Value y = buildElementwise(rewriter, op->getLoc(), {x},
-                             [&](OpBuilder &b, Location loc, ValueRange args) {
-                               return buildActivation(b, loc, kind, args[0]);
-                             });
+static FailureOr<SmallVector<Value>>
+lowerWithActivation(RewriterBase &rewriter, Operation *op, ActivationKind kind,
+                    Value x, const ActivationParams &params = {}) {
+  Value y =
+      buildElementwise(rewriter, op->getLoc(), {x},
+                       [&](OpBuilder &b, Location loc, ValueRange args) {
+                         return buildActivation(b, loc, kind, args[0], params);
+                       });
   return SmallVector<Value>{y};
 }
 
@@ -31,7 +31,8 @@ lowerRelu(RewriterBase &rewriter, ReluOp op, const LoweringOptions &) {
 static FailureOr<SmallVector<Value>> lowerActivation(RewriterBase &rewriter,
                                                      ActivationOp op,
                                                      const LoweringOptions &) {
-  return lowerWithActivation(rewriter, op, op.getKind(), op.getX());
+  return lowerWithActivation(rewriter, op, op.getKind(), op.getX(),
+                             ActivationParams::of(op));
 }
 
 void mlir::rlx::populateActivationLoweringPatterns(

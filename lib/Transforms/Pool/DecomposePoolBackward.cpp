@@ -7,8 +7,13 @@
 //      rule: the first maximum in row-major window order, a NaN beats every
 //      number, a later NaN beats an earlier one, padded positions never win);
 //   2. over (n, c, h, w, a, b), a and b reductions over the at most
-//      ceil(kH/sH) x ceil(kW/sW) windows that contain (h, w): the sum of
-//      dy[n, c, ho, wo] over those windows whose argmax is (h, w).
+//      ceil(eH/sH) x ceil(eW/sW) windows that contain (h, w), e = d*(k-1)+1
+//      the dilated window: the sum of dy[n, c, ho, wo] over those windows
+//      whose argmax is (h, w).
+//
+// Dilation and ceil mode need nothing else: the window positions are
+// origin + k*d, and the windows of ceil mode that reach past the input are
+// bounded by dy's size and skip the positions outside x like the padding.
 //
 // Both read their gathered operands with tensor.extract at clamped indices
 // and select the value away where the index was out of range.
@@ -65,7 +70,7 @@ static FailureOr<SmallVector<Value>>
 decomposeMaxPool2dBackward(RewriterBase &rewriter, MaxPool2dBackwardOp op,
                            const DecompositionOptions &) {
   ArrayRef<int64_t> kernel = op.getKernelSize(), stride = op.getStride(),
-                    padding = op.getPadding();
+                    padding = op.getPadding(), dilation = op.getDilation();
 
   Location loc = op.getLoc();
   MLIRContext *ctx = rewriter.getContext();
@@ -100,10 +105,12 @@ decomposeMaxPool2dBackward(RewriterBase &rewriter, MaxPool2dBackwardOp op,
         IndexMath m{b, l};
         Value acc = args[1], best = args[2];
         Value kh = m.index(4), kw = m.index(5);
-        // (h, w) = window origin + (kh, kw), in x's coordinates.
-        Value h = m.sub(m.add(m.mul(m.index(2), m.c(stride[0])), kh),
+        // (h, w) = window origin + (kh, kw) * dilation, in x's coordinates.
+        Value h = m.sub(m.add(m.mul(m.index(2), m.c(stride[0])),
+                              m.mul(kh, m.c(dilation[0]))),
                         m.c(padding[0]));
-        Value w = m.sub(m.add(m.mul(m.index(3), m.c(stride[1])), kw),
+        Value w = m.sub(m.add(m.mul(m.index(3), m.c(stride[1])),
+                              m.mul(kw, m.c(dilation[1]))),
                         m.c(padding[1]));
         Value inBounds = m.both(m.inRange(h, height), m.inRange(w, width));
         Value v = tensor::ExtractOp::create(
@@ -138,11 +145,14 @@ decomposeMaxPool2dBackward(RewriterBase &rewriter, MaxPool2dBackwardOp op,
   Value best = argmax[1];
 
   // 2. dx: position (h, w) sits at (h + pH, w + pW) of the padded input; the
-  // windows containing it are ho = (h + pH)/sH - (A-1) + a for a < A =
-  // ceil(kH/sH) (ascending, as PyTorch accumulates), valid when 0 <= ho < Ho
-  // and the offset kh = h + pH - ho*sH is < kH; likewise for w.
-  int64_t spanH = llvm::divideCeil(kernel[0], stride[0]);
-  int64_t spanW = llvm::divideCeil(kernel[1], stride[1]);
+  // windows that may contain it are ho = (h + pH)/sH - (A-1) + a for a < A =
+  // ceil(eH/sH), eH = dH*(kH-1) + 1 (ascending, as PyTorch accumulates),
+  // valid when 0 <= ho < Ho and the offset off = h + pH - ho*sH is < eH and
+  // a multiple of dH (then kh = off/dH); likewise for w.
+  int64_t windowH = dilation[0] * (kernel[0] - 1) + 1;
+  int64_t windowW = dilation[1] * (kernel[1] - 1) + 1;
+  int64_t spanH = llvm::divideCeil(windowH, stride[0]);
+  int64_t spanW = llvm::divideCeil(windowW, stride[1]);
   Value span = tensor::EmptyOp::create(
       rewriter, loc, ArrayRef<int64_t>{spanH, spanW}, rewriter.getI1Type());
   Value dxInit = filledLike(rewriter, loc, x, 0.0);
@@ -161,8 +171,17 @@ decomposeMaxPool2dBackward(RewriterBase &rewriter, MaxPool2dBackwardOp op,
           Value o = m.add(m.sub(m.div(p, m.c(stride[i])), m.c(spanLen - 1)),
                           m.index(spanDim));
           Value off = m.sub(p, m.mul(o, m.c(stride[i])));
-          valid = m.both(m.inRange(o, outSize), m.lt(off, m.c(kernel[i])));
-          return {o, off};
+          int64_t window = dilation[i] * (kernel[i] - 1) + 1;
+          valid = m.both(m.inRange(o, outSize), m.lt(off, m.c(window)));
+          if (dilation[i] == 1)
+            return {o, off};
+          // off >= 0 whenever o >= 0 (o <= p / s), so unsigned rem/div are
+          // exact where valid; elsewhere the result is selected away.
+          Value onGrid = arith::CmpIOp::create(
+              b, l, arith::CmpIPredicate::eq,
+              arith::RemUIOp::create(b, l, off, m.c(dilation[i])), m.c(0));
+          valid = m.both(valid, onGrid);
+          return {o, m.div(off, m.c(dilation[i]))};
         };
         Value validH, validW;
         auto [ho, kh] = axis(2, 4, 0, spanH, outHeight, validH);

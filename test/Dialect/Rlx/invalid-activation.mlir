@@ -47,3 +47,59 @@ func.func @static_clash_behind_dynamic(%x: tensor<?xf32>, %d: tensor<4xf32>) -> 
   %y = rlx.relu_backward %x, %d : tensor<?xf32>, tensor<4xf32> -> tensor<5xf32>
   return %y : tensor<5xf32>
 }
+
+// -----
+
+func.func @activation_param_not_of_kind(%x: tensor<4xf32>) -> tensor<4xf32> {
+  // expected-error@+1 {{'rlx.activation' op 'alpha' is not a parameter of activation kind 'gelu'}}
+  %y = rlx.activation %x {kind = #rlx.activation<gelu>, alpha = 1.0} : tensor<4xf32> -> tensor<4xf32>
+  return %y : tensor<4xf32>
+}
+
+// -----
+
+func.func @activation_param_other_kind(%x: tensor<4xf32>) -> tensor<4xf32> {
+  // expected-error@+1 {{'rlx.activation_backward' op 'negative_slope' is not a parameter of activation kind 'elu'}}
+  %y = rlx.activation_backward %x, %x {kind = #rlx.activation<elu>, negative_slope = 0.1} : tensor<4xf32>, tensor<4xf32> -> tensor<4xf32>
+  return %y : tensor<4xf32>
+}
+
+// -----
+
+func.func @hardtanh_bounds(%x: tensor<4xf32>) -> tensor<4xf32> {
+  // expected-error@+1 {{'rlx.activation' op expects 'min_val' (2.000000e+00) <= 'max_val' (1.000000e+00)}}
+  %y = rlx.activation %x {kind = #rlx.activation<hardtanh>, min_val = 2.0} : tensor<4xf32> -> tensor<4xf32>
+  return %y : tensor<4xf32>
+}
+
+// -----
+
+func.func @param_nan(%x: tensor<4xf32>) -> tensor<4xf32> {
+  // expected-error@+1 {{'rlx.activation_backward' op expects 'threshold' to be finite, got nan}}
+  %y = rlx.activation_backward %x, %x {kind = #rlx.activation<softplus>, threshold = 0x7FF8000000000000 : f64} : tensor<4xf32>, tensor<4xf32> -> tensor<4xf32>
+  return %y : tensor<4xf32>
+}
+
+// -----
+
+func.func @param_inf(%x: tensor<4xf32>) -> tensor<4xf32> {
+  // expected-error@+1 {{'rlx.activation' op expects 'alpha' to be finite, got INF}}
+  %y = rlx.activation %x {kind = #rlx.activation<elu>, alpha = 0x7FF0000000000000 : f64} : tensor<4xf32> -> tensor<4xf32>
+  return %y : tensor<4xf32>
+}
+
+// -----
+
+func.func @softplus_beta_zero(%x: tensor<4xf32>) -> tensor<4xf32> {
+  // expected-error@+1 {{'rlx.activation' op expects 'beta' to be non-zero}}
+  %y = rlx.activation %x {kind = #rlx.activation<softplus>, beta = 0.0} : tensor<4xf32> -> tensor<4xf32>
+  return %y : tensor<4xf32>
+}
+
+// -----
+
+func.func @param_type(%x: tensor<4xf32>) -> tensor<4xf32> {
+  // expected-error@+1 {{'rlx.activation' op attribute 'negative_slope' failed to satisfy constraint: 64-bit float attribute}}
+  %y = "rlx.activation"(%x) <{kind = #rlx.activation<leaky_relu>, negative_slope = 0.1 : f32}> : (tensor<4xf32>) -> tensor<4xf32>
+  return %y : tensor<4xf32>
+}

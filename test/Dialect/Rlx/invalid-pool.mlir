@@ -205,7 +205,7 @@ func.func @dx_shape(%x: tensor<1x3x8x8xf32>, %dy: tensor<1x3x4x4xf32>) -> tensor
 
 // kernel_size near INT64_MAX with padding up to half of it: H + 2p would wrap.
 func.func @padded_size_overflow(%x: tensor<1x3x8x8xf32>) -> tensor<1x3x8x8xf32> {
-  // expected-error@+1 {{'rlx.max_pool2d' op expects dim 2 of 'x' (8) plus twice the padding (4611686018427387903) to fit in 64 bits}}
+  // expected-error@+1 {{'rlx.max_pool2d' op expects dim 2 of 'x' (8) plus twice the padding (4611686018427387903) and the dilated window to fit in 64 bits}}
   %y = rlx.max_pool2d %x {kernel_size = array<i64: 9223372036854775807, 9223372036854775807>, padding = array<i64: 4611686018427387903, 4611686018427387903>} : tensor<1x3x8x8xf32> -> tensor<1x3x8x8xf32>
   return %y : tensor<1x3x8x8xf32>
 }
@@ -216,4 +216,57 @@ func.func @dy_vs_result_batch(%x: tensor<?x?x8x8xf32>, %dy: tensor<1x3x4x4xf32>)
   // expected-error@+1 {{'rlx.max_pool2d_backward' op expects dim 0 of 'dy' (1) to equal dim 0 of 'result' (2)}}
   %dx = rlx.max_pool2d_backward %x, %dy {kernel_size = array<i64: 2, 2>, stride = array<i64: 2, 2>} : tensor<?x?x8x8xf32>, tensor<1x3x4x4xf32> -> tensor<2x3x8x8xf32>
   return %dx : tensor<2x3x8x8xf32>
+}
+
+// -----
+
+func.func @dilation_zero(%x: tensor<1x3x8x8xf32>) -> tensor<1x3x7x7xf32> {
+  // expected-error@+1 {{'rlx.max_pool2d' op expects 'dilation' values to be >= 1, got 0}}
+  %y = rlx.max_pool2d %x {kernel_size = array<i64: 2, 2>, dilation = array<i64: 0, 1>} : tensor<1x3x8x8xf32> -> tensor<1x3x7x7xf32>
+  return %y : tensor<1x3x7x7xf32>
+}
+
+// -----
+
+func.func @dilation_length(%x: tensor<1x3x8x8xf32>, %dy: tensor<1x3x7x7xf32>) -> tensor<1x3x8x8xf32> {
+  // expected-error@+1 {{'rlx.max_pool2d_backward' op expects 'dilation' to have 2 values (h, w), got 1}}
+  %dx = rlx.max_pool2d_backward %x, %dy {kernel_size = array<i64: 2, 2>, dilation = array<i64: 1>} : tensor<1x3x8x8xf32>, tensor<1x3x7x7xf32> -> tensor<1x3x8x8xf32>
+  return %dx : tensor<1x3x8x8xf32>
+}
+
+// -----
+
+// The dilated window (2*(3-1)+1 = 5) does not fit in H = 4.
+func.func @dilated_window_too_large(%x: tensor<1x3x4x8xf32>) -> tensor<1x3x1x6xf32> {
+  // expected-error@+1 {{'rlx.max_pool2d' op expects dim 2 of 'x' (4) plus twice the padding (0) to hold at least one window of 3 dilated by 2}}
+  %y = rlx.max_pool2d %x {kernel_size = array<i64: 3, 3>, dilation = array<i64: 2, 1>} : tensor<1x3x4x8xf32> -> tensor<1x3x1x6xf32>
+  return %y : tensor<1x3x1x6xf32>
+}
+
+// -----
+
+// Floor mode: (7 - 2)/2 + 1 = 3; ceil mode would give 4.
+func.func @floor_mode_size(%x: tensor<1x3x7x7xf32>) -> tensor<1x3x4x3xf32> {
+  // expected-error@+1 {{'rlx.max_pool2d' op expects dim 2 of 'result' (4) to equal the pooled height (3)}}
+  %y = rlx.max_pool2d %x {kernel_size = array<i64: 2, 2>, stride = array<i64: 2, 2>} : tensor<1x3x7x7xf32> -> tensor<1x3x4x3xf32>
+  return %y : tensor<1x3x4x3xf32>
+}
+
+// -----
+
+// Ceil mode, H = 5, k = 2, s = 2, p = 1: ceil((5 + 2 - 2)/2) + 1 = 4, but the
+// fourth window would start at 6 >= H + p = 6 (inside the right padding), so
+// PyTorch drops it: 3.
+func.func @ceil_mode_last_window(%x: tensor<1x3x5x5xf32>, %dy: tensor<1x3x4x3xf32>) -> tensor<1x3x5x5xf32> {
+  // expected-error@+1 {{'rlx.max_pool2d_backward' op expects dim 2 of 'dy' (4) to equal the pooled height (3)}}
+  %dx = rlx.max_pool2d_backward %x, %dy {kernel_size = array<i64: 2, 2>, stride = array<i64: 2, 2>, padding = array<i64: 1, 1>, ceil_mode = true} : tensor<1x3x5x5xf32>, tensor<1x3x4x3xf32> -> tensor<1x3x5x5xf32>
+  return %dx : tensor<1x3x5x5xf32>
+}
+
+// -----
+
+func.func @ceil_mode_type(%x: tensor<1x3x8x8xf32>) -> tensor<1x3x4x4xf32> {
+  // expected-error@+1 {{'rlx.max_pool2d' op attribute 'ceil_mode' failed to satisfy constraint: bool attribute}}
+  %y = rlx.max_pool2d %x {kernel_size = array<i64: 2, 2>, stride = array<i64: 2, 2>, ceil_mode = 1 : i64} : tensor<1x3x8x8xf32> -> tensor<1x3x4x4xf32>
+  return %y : tensor<1x3x4x4xf32>
 }

@@ -8,14 +8,27 @@
 using namespace mlir;
 using namespace mlir::rlx;
 
-/// kernel_size >= 1, stride >= 1, padding >= 0 (two values each) and
-/// padding <= kernel_size / 2 per dimension (PyTorch's rule).
-static LogicalResult verifyPoolGeometry(Operation *op, ArrayRef<int64_t> kernel,
-                                        ArrayRef<int64_t> stride,
-                                        ArrayRef<int64_t> padding) {
+namespace {
+/// The window geometry of max_pool2d and its gradient.
+struct PoolGeometry {
+  ArrayRef<int64_t> kernel, stride, padding, dilation;
+  bool ceilMode;
+
+  template <typename OpTy> static PoolGeometry of(OpTy op) {
+    return {op.getKernelSize(), op.getStride(), op.getPadding(),
+            op.getDilation(), op.getCeilMode()};
+  }
+};
+} // namespace
+
+/// kernel_size >= 1, stride >= 1, padding >= 0, dilation >= 1 (two values
+/// each) and padding <= kernel_size / 2 per dimension (PyTorch's rule).
+static LogicalResult verifyPoolGeometry(Operation *op, const PoolGeometry &g) {
+  ArrayRef<int64_t> kernel = g.kernel, padding = g.padding;
   if (failed(verifyHw(op, "kernel_size", kernel, 1)) ||
-      failed(verifyHw(op, "stride", stride, 1)) ||
-      failed(verifyHw(op, "padding", padding, 0)))
+      failed(verifyHw(op, "stride", g.stride, 1)) ||
+      failed(verifyHw(op, "padding", padding, 0)) ||
+      failed(verifyHw(op, "dilation", g.dilation, 1)))
     return failure();
   for (int64_t d = 0; d < 2; ++d)
     if (padding[d] > kernel[d] / 2)
@@ -30,9 +43,8 @@ static LogicalResult verifyPoolGeometry(Operation *op, ArrayRef<int64_t> kernel,
 /// window sweep when H/W are static.
 static LogicalResult verifyPooledShape(Operation *op, Value x, Value out,
                                        StringRef outName,
-                                       ArrayRef<int64_t> kernel,
-                                       ArrayRef<int64_t> stride,
-                                       ArrayRef<int64_t> padding) {
+                                       const PoolGeometry &g) {
+  ArrayRef<int64_t> kernel = g.kernel, padding = g.padding;
   if (failed(verifyRank(op, x, "x", 4)) ||
       failed(verifyRank(op, out, outName, 4)) ||
       failed(verifySameElementType(op, x, "x", out, outName)) ||
@@ -49,17 +61,17 @@ static LogicalResult verifyPooledShape(Operation *op, Value x, Value out,
       return op->emitOpError()
              << "expects dim " << 2 + d << " of 'x' to be non-zero";
     if (!ShapedType::isDynamic(in) &&
-        !slidingExtents(in, kernel[d], padding[d], 1))
+        !slidingExtents(in, kernel[d], padding[d], g.dilation[d]))
       return op->emitOpError() << "expects dim " << 2 + d << " of 'x' (" << in
                                << ") plus twice the padding (" << padding[d]
-                               << ") to fit in 64 bits";
-    std::optional<int64_t> size =
-        slidingOutputSize(in, kernel[d], stride[d], padding[d], 1);
+                               << ") and the dilated window to fit in 64 bits";
+    std::optional<int64_t> size = poolOutputSize(
+        in, kernel[d], g.stride[d], padding[d], g.dilation[d], g.ceilMode);
     if (!size)
-      return op->emitOpError()
-             << "expects dim " << 2 + d << " of 'x' (" << in
-             << ") plus twice the padding (" << padding[d]
-             << ") to hold at least one window of " << kernel[d];
+      return op->emitOpError() << "expects dim " << 2 + d << " of 'x' (" << in
+                               << ") plus twice the padding (" << padding[d]
+                               << ") to hold at least one window of "
+                               << kernel[d] << " dilated by " << g.dilation[d];
     if (failed(verifyDimEquals(op, out, outName, 2 + d, *size, kWhat[d])))
       return failure();
   }
@@ -67,18 +79,16 @@ static LogicalResult verifyPooledShape(Operation *op, Value x, Value out,
 }
 
 LogicalResult MaxPool2dOp::verify() {
-  if (failed(verifyPoolGeometry(*this, getKernelSize(), getStride(),
-                                getPadding())))
+  PoolGeometry g = PoolGeometry::of(*this);
+  if (failed(verifyPoolGeometry(*this, g)))
     return failure();
-  return verifyPooledShape(*this, getX(), getY(), "result", getKernelSize(),
-                           getStride(), getPadding());
+  return verifyPooledShape(*this, getX(), getY(), "result", g);
 }
 
 LogicalResult MaxPool2dBackwardOp::verify() {
-  if (failed(verifyPoolGeometry(*this, getKernelSize(), getStride(),
-                                getPadding())) ||
-      failed(verifyPooledShape(*this, getX(), getDy(), "dy", getKernelSize(),
-                               getStride(), getPadding())) ||
+  PoolGeometry g = PoolGeometry::of(*this);
+  if (failed(verifyPoolGeometry(*this, g)) ||
+      failed(verifyPooledShape(*this, getX(), getDy(), "dy", g)) ||
       failed(verifySameElementType(*this, getX(), "x", getDx(), "result")))
     return failure();
   if (failed(verifyCompatibleShapes(*this, getX(), "x", getDx(), "result")))

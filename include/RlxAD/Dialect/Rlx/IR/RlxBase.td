@@ -78,7 +78,11 @@ def Rlx_ActivationKind : I32EnumAttr<"ActivationKind",
       I32EnumAttrCase<"rsqrt", 8>, I32EnumAttrCase<"neg", 9>,
       I32EnumAttrCase<"abs", 10>, I32EnumAttrCase<"sin", 11>,
       I32EnumAttrCase<"cos", 12>, I32EnumAttrCase<"tan", 13>,
-      I32EnumAttrCase<"atan", 14>, I32EnumAttrCase<"relu", 15>]> {
+      I32EnumAttrCase<"atan", 14>, I32EnumAttrCase<"relu", 15>,
+      I32EnumAttrCase<"hardtanh", 16>, I32EnumAttrCase<"softplus", 17>,
+      I32EnumAttrCase<"elu", 18>, I32EnumAttrCase<"leaky_relu", 19>,
+      I32EnumAttrCase<"relu6", 20>, I32EnumAttrCase<"hardswish", 21>,
+      I32EnumAttrCase<"hardsigmoid", 22>, I32EnumAttrCase<"mish", 23>]> {
   let genSpecializedAttr = 0;
   let cppNamespace = "::mlir::rlx";
 }

@@ -6,10 +6,13 @@
 include "RlxAD/Dialect/Rlx/IR/RlxBase.td"
 
 // The window geometry shared by max_pool2d and its gradient: `kernel_size`
-// (required), `stride` (default [1, 1]) and symmetric `padding` (default
-// [0, 0]), each `array<i64: h, w>`.
+// (required), `stride` (default [1, 1]), symmetric `padding` (default
+// [0, 0]) and `dilation` (default [1, 1]), each `array<i64: h, w>`, and
+// `ceil_mode` (default false: floor).
 defvar Rlx_PoolGeometry = (ins DenseI64ArrayAttr:$kernel_size,
-                               Rlx_HwOnes:$stride, Rlx_HwZeros:$padding);
+                               Rlx_HwOnes:$stride, Rlx_HwZeros:$padding,
+                               Rlx_HwOnes:$dilation,
+                               DefaultValuedAttr<BoolAttr, "false">:$ceil_mode);
 
 //===----------------------------------------------------------------------===//
 // rlx.max_pool2d
@@ -18,23 +21,31 @@ defvar Rlx_PoolGeometry = (ins DenseI64ArrayAttr:$kernel_size,
 def Rlx_MaxPool2dOp : Rlx_ForwardOp<"max_pool2d"> {
   let summary = "2-D max pooling (NCHW)";
   let description = [{
-    `x` is `[N, C, H, W]`; the result is `[N, C, Ho, Wo]` with
+    `x` is `[N, C, H, W]`; the result is `[N, C, Ho, Wo]`. PyTorch's
+    output-size rule, per spatial dim (shown for H), with the dilated window
+    `e = dilation[0] * (kernel_size[0] - 1) + 1`:
 
     ```
-    Ho = floor((H + 2*padding[0] - kernel_size[0]) / stride[0]) + 1
-    Wo = floor((W + 2*padding[1] - kernel_size[1]) / stride[1]) + 1
+    Ho = floor((H + 2*pH - e + (ceil_mode ? sH - 1 : 0)) / sH) + 1
+    if ceil_mode and (Ho - 1) * sH >= H + pH: Ho = Ho - 1
+         (the last window must start inside the input or the left padding)
     y[n, c, i, j] = max over 0 <= a < kH, 0 <= b < kW of
-                    x[n, c, i*sH - pH + a, j*sW - pW + b]
+                    x[n, c, i*sH - pH + a*dH, j*sW - pW + b*dW]
     ```
 
-    Padded positions never win (they count as -inf). A NaN in a window makes
-    its maximum NaN, as in PyTorch. `padding` must be at most half of
-    `kernel_size` in each dimension and `H`, `W` must be non-zero (PyTorch's
-    rules), so every window holds at least one element of `x`.
+    Positions outside `x` (the padding, and in ceil mode the part of the
+    last window past the end) never win: they count as -inf. A NaN in a
+    window makes its maximum NaN, as in PyTorch. `padding` must be at most
+    half of `kernel_size` in each dimension, `H`, `W` must be non-zero and
+    `Ho`, `Wo` at least 1 (PyTorch's rules). `N`, `C`, `H` and `W` may be
+    dynamic.
 
     ```mlir
     %y = rlx.max_pool2d %x {kernel_size = array<i64: 3, 3>,
                             stride = array<i64: 2, 2>, padding = array<i64: 1, 1>}
+        : tensor<?x16x32x32xf32> -> tensor<?x16x16x16xf32>
+    %z = rlx.max_pool2d %x {kernel_size = array<i64: 2, 2>, stride = array<i64: 2, 2>,
+                            dilation = array<i64: 2, 2>, ceil_mode = true}
         : tensor<?x16x32x32xf32> -> tensor<?x16x16x16xf32>
     ```
   }];
@@ -63,8 +74,9 @@ def Rlx_MaxPool2dBackwardOp : Rlx_BackwardOp<"max_pool2d_backward"> {
     NaN counts as the maximum and a later NaN beats an earlier one; padded
     positions never win. This is PyTorch's rule: its CPU and CUDA kernels scan
     the window in row-major order and take `val > max || isnan(val)`.
-    Overlapping windows (stride < kernel_size) accumulate. Attributes and
-    shapes follow `rlx.max_pool2d`, with `dy` in the place of its result.
+    Overlapping windows (stride < kernel_size) accumulate, in increasing
+    window order. Attributes (`dilation` and `ceil_mode` included) and shapes
+    follow `rlx.max_pool2d`, with `dy` in the place of its result.
 
     ```mlir
     %dx = rlx.max_pool2d_backward %x, %dy {kernel_size = array<i64: 2, 2>,

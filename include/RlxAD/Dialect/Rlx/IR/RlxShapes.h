@@ -4,6 +4,7 @@
 
 #include "mlir/IR/BuiltinTypes.h"
 #include "llvm/Support/CheckedArithmetic.h"
+#include "llvm/Support/MathExtras.h"
 #include <cstdint>
 #include <optional>
 #include <utility>
@@ -43,6 +44,38 @@ inline std::optional<int64_t> slidingOutputSize(int64_t in, int64_t kernel,
   if (span < 0)
     return std::nullopt;
   return span / stride + 1;
+}
+
+/// Output length of a pooling window sweep with PyTorch's rule
+/// (pooling_output_shape): with e = dil*(k-1) + 1 the dilated window,
+///   out = floor((in + 2*pad - e + (ceil ? stride - 1 : 0)) / stride) + 1,
+/// and in ceil mode the last window must start inside the input or the left
+/// padding: out -= 1 when (out - 1) * stride >= in + pad. std::nullopt when
+/// no window fits (out < 1) or the sizes overflow; dynamic input gives
+/// ShapedType::kDynamic.
+inline std::optional<int64_t> poolOutputSize(int64_t in, int64_t kernel,
+                                             int64_t stride, int64_t pad,
+                                             int64_t dilation, bool ceilMode) {
+  if (ShapedType::isDynamic(in))
+    return ShapedType::kDynamic;
+  std::optional<std::pair<int64_t, int64_t>> extents =
+      slidingExtents(in, kernel, pad, dilation);
+  if (!extents || stride <= 0)
+    return std::nullopt;
+  // Both extents are >= 0, so the difference cannot overflow.
+  std::optional<int64_t> num = llvm::checkedAdd(
+      extents->first - extents->second, ceilMode ? stride - 1 : 0);
+  if (!num)
+    return std::nullopt;
+  int64_t out = llvm::divideFloorSigned(*num, stride) + 1;
+  if (ceilMode && out >= 1) {
+    std::optional<int64_t> lastStart = llvm::checkedMul(out - 1, stride);
+    if (!lastStart || *lastStart >= in + pad)
+      --out;
+  }
+  if (out < 1)
+    return std::nullopt;
+  return out;
 }
 
 /// Maps a possibly negative axis into [0, rank); std::nullopt if out of range.
