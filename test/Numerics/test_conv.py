@@ -1,7 +1,9 @@
 # RUN: %python %s
 """Numerics of rlx.conv2d and its gradients against PyTorch autograd
 (torch.nn.functional.conv2d, torch.autograd.grad), plus central finite
-differences of the compiled forward op in f64 on tiny shapes."""
+differences of the compiled forward op in f64 on tiny shapes; 1-D
+convolution through the documented H = 1 mapping against F.conv1d at
+torch-mlir's conv1d shapes, and the bias gradient rlx.conv2d_backward_bias."""
 import numpy as np
 import torch
 import torch.nn.functional as F
@@ -140,7 +142,131 @@ def main():
                             "im2col-max-elements=%d" % IM2COL_CAP)
         for case in TILED_CASES:
             run(module, case, dtype, rng)
+    conv1d_main()
     rt.finish()
 
 
+# ---------------------------------------------------------------------------
+# 1-D convolution as the documented H = 1 mapping (docs/README.md): x [N, C,
+# L] -> [N, C, 1, L], w [Co, C/g, K] -> [Co, C/g, 1, K], stride [1, s],
+# padding [0, p], dilation [1, d]; the results collapse back. And the bias
+# gradient rlx.conv2d_backward_bias (sum of dy over N and the spatial dims).
+# Shapes of torch-mlir's conv1d e2e tests (Conv1dModule, ..._WithValidPadding,
+# ..._Group, ..._DepthwiseWithPaddingDilationStride, ..._WithSamePadding,
+# ..._NoPadding with 768 scaled to 96), then stride/dilation/odd sizes.
+# (name, N, Ci, Co, L, K, stride, padding, dilation, groups, dynamic batch)
+# ---------------------------------------------------------------------------
+CONV1D_CASES = [
+    ("tm_conv1d", 2, 2, 8, 6, 3, 1, 0, 1, 1, True),
+    ("tm_group", 2, 4, 8, 6, 3, 1, 0, 1, 2, True),
+    ("tm_depthwise_pad4", 2, 4, 4, 6, 3, 1, 4, 1, 4, False),
+    ("tm_same_padding", 5, 2, 10, 10, 3, 1, 1, 1, 1, True),
+    ("tm_no_padding_k1", 1, 96, 96, 96, 1, 1, 0, 1, 1, False),
+    ("stride2_dil2_pad2", 3, 3, 6, 13, 3, 2, 2, 2, 3, True),
+    ("stride3_odd", 2, 5, 7, 17, 4, 3, 1, 1, 1, False),
+    ("dil3_groups2", 2, 6, 4, 19, 3, 1, 3, 3, 2, True),
+]
+
+
+def conv1d_functions(case, dtype):
+    name, n, ci, co, L, k, s, p, d, g, dyn = case
+    lo = (L + 2 * p - d * (k - 1) - 1) // s + 1
+    b = None if dyn else n
+    t = lambda shape: rt.mlir_type(shape, dtype)
+    x3, w3, y3 = t((b, ci, L)), t((co, ci // g, k)), t((b, co, lo))
+    x4, w4, y4 = t((b, ci, 1, L)), t((co, ci // g, 1, k)), t((b, co, 1, lo))
+    a = ("{stride = array<i64: 1, %d>, padding = array<i64: 0, %d>, "
+         "dilation = array<i64: 1, %d>, groups = %d : i64}" % (s, p, d, g))
+    e = "[[0], [1], [2, 3]]"   # [N, C, L] <-> [N, C, 1, L]
+    sfx = "%s_%s" % (name, np.dtype(dtype).name)
+    shapes = lambda shape: "[%s]" % ", ".join(
+        "%" + v if isinstance(v, str) else str(v) for v in shape)
+    dim_b = "" if not dyn else "  %c0 = arith.constant 0 : index\n"
+    def expand(val, src, dst, shape, out):
+        nb = ""
+        if dyn and shape[0] is None:
+            nb = "  %%%s_n = tensor.dim %%%s, %%c0 : %s\n" % (out, val, src)
+            shape = (out + "_n",) + shape[1:]
+        return nb + ("  %%%s = tensor.expand_shape %%%s %s output_shape %s"
+                     " : %s into %s\n" % (out, val, e, shapes(shape), src, dst))
+    return (
+        "func.func @c1f_{s}(%x: {x3}, %w: {w3}) -> {y3} {{\n{d}"
+        "{ex}{ew}"
+        "  %y4 = rlx.conv2d %x4, %w4 {a} : {x4}, {w4} -> {y4}\n"
+        "  %y = tensor.collapse_shape %y4 {e} : {y4} into {y3}\n"
+        "  return %y : {y3}\n}}\n"
+        "func.func @c1b_{s}(%x: {x3}, %w: {w3}, %dy: {y3}) -> ({x3}, {w3}, "
+        "{bt}) {{\n{d}{ex}{ew}{edy}"
+        "  %dx4 = rlx.conv2d_backward_input %dy4, %w4 {a} : {y4}, {w4} -> {x4}\n"
+        "  %dw4 = rlx.conv2d_backward_weight %x4, %dy4 {a} : {x4}, {y4} -> {w4}\n"
+        "  %db = rlx.conv2d_backward_bias %dy4 : {y4} -> {bt}\n"
+        "  %dx = tensor.collapse_shape %dx4 {e} : {x4} into {x3}\n"
+        "  %dw = tensor.collapse_shape %dw4 {e} : {w4} into {w3}\n"
+        "  return %dx, %dw, %db : {x3}, {w3}, {bt}\n}}\n").format(
+            s=sfx, x3=x3, w3=w3, y3=y3, x4=x4, w4=w4, y4=y4, a=a, e=e, d=dim_b,
+            bt=t((co,)),
+            ex=expand("x", x3, x4, (b, ci, 1, L), "x4"),
+            ew=expand("w", w3, w4, (co, ci // g, 1, k), "w4"),
+            edy=expand("dy", y3, y4, (b, co, 1, lo), "dy4")), lo
+
+
+def conv1d_main():
+    rng = rt.rng(3)
+    for dtype in rt.DTYPES:
+        body = "".join(conv1d_functions(c, dtype)[0] for c in CONV1D_CASES)
+        m = rt.compile("module {%s}" % body)
+        for case in CONV1D_CASES:
+            name, n, ci, co, L, k, s, p, d, g, dyn = case
+            lo = conv1d_functions(case, dtype)[1]
+            for batch in ((n, 1) if dyn else (n,)):
+                x = rng.standard_normal((batch, ci, L)).astype(dtype)
+                w = rng.standard_normal((co, ci // g, k)).astype(dtype)
+                bias = rng.standard_normal(co).astype(dtype)
+                dy = rng.standard_normal((batch, co, lo)).astype(dtype)
+                tx = torch.tensor(x, requires_grad=True)
+                tw = torch.tensor(w, requires_grad=True)
+                tb = torch.tensor(bias, requires_grad=True)
+                ty = F.conv1d(tx, tw, tb, stride=s, padding=p, dilation=d,
+                              groups=g)
+                gx, gw, gb = torch.autograd.grad(ty, (tx, tw, tb),
+                                                 torch.tensor(dy))
+                sfx = "%s_%s" % (name, np.dtype(dtype).name)
+                label = "conv1d %s N=%d" % (sfx, batch)
+                y = m["c1f_" + sfx](x, w) + bias[None, :, None]
+                dx, dw, db = m["c1b_" + sfx](x, w, dy)
+                rt.check("rlx.conv2d (conv1d, H=1)", y, ty.detach().numpy(),
+                         label=label)
+                rt.check("rlx.conv2d_backward_input (conv1d, H=1)", dx,
+                         gx.numpy(), label=label)
+                rt.check("rlx.conv2d_backward_weight (conv1d, H=1)", dw,
+                         gw.numpy(), label=label)
+                rt.check("rlx.conv2d_backward_bias", db, gb.numpy(),
+                         label=label)
+    # 2-D bias gradients, every dim dynamic or static, vs torch autograd of
+    # conv2d(x, w, b).
+    for dtype in rt.DTYPES:
+        cases = [((2, 5, 4, 3), False), ((3, 7, 1, 9), True),
+                 ((1, 4, 6, 6), True), ((4, 3, 5, 2), False)]
+        body = ""
+        for i, (shape, dyn) in enumerate(cases):
+            ty = rt.mlir_type((None,) * 4 if dyn else shape, dtype)
+            tb = rt.mlir_type((None,) if dyn else shape[1:2], dtype)
+            body += ("func.func @bias%d(%%dy: %s) -> %s {\n"
+                     "  %%db = rlx.conv2d_backward_bias %%dy : %s -> %s\n"
+                     "  return %%db : %s\n}\n" % (i, ty, tb, ty, tb, tb))
+        m = rt.compile(body)
+        for i, (shape, dyn) in enumerate(cases):
+            n, co, ho, wo = shape
+            x = rng.standard_normal((n, 2, ho + 2, wo + 1)).astype(dtype)
+            w = rng.standard_normal((co, 2, 3, 2)).astype(dtype)
+            b = torch.zeros(co, dtype=torch.float32 if dtype == np.float32
+                            else torch.float64, requires_grad=True)
+            dy = rng.standard_normal(shape).astype(dtype)
+            ty = F.conv2d(torch.tensor(x), torch.tensor(w), b)
+            (gb,) = torch.autograd.grad(ty, b, torch.tensor(dy))
+            rt.check("rlx.conv2d_backward_bias", m["bias%d" % i](dy),
+                     gb.numpy(), label="conv2d bias %s dyn=%s" % (shape, dyn))
+
+
 main()
+

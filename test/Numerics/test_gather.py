@@ -7,6 +7,10 @@ gradient; cases with out-of-range indices (negative ones, ones >= V) with an
 independent numpy reference (np.take with a mask, np.add.at). Axis 0 and a
 middle axis, i32 and i64, index ranks 0-2, a dynamic batch, f32 and f64;
 finite differences (f64) of the compiled forward check the gradient.
+gather_backward's embedding options (padding_idx, negative too, and
+scale_grad_by_freq) against torch.ops.aten.embedding_dense_backward and the
+autograd of F.embedding, with duplicates and the padding row among the
+indices.
 """
 import numpy as np
 import torch
@@ -168,7 +172,99 @@ def main():
         dy = r.standard_normal(result_shape(tshape, ishape, axis))
         rt.check_fd("rlx.gather_backward", m["fwd_" + fn], [table, as_arg(idx)], 0, dy,
                     m["bwd_" + fn](dy, as_arg(idx)), label=fn)
+    emb_main()
     rt.finish()
 
 
+# ---------------------------------------------------------------------------
+# Embedding options (PyTorch's embedding_backward): padding_idx and
+# scale_grad_by_freq, vs torch.ops.aten.embedding_dense_backward and the
+# autograd of F.embedding. (name, V, D, indices shape, dynamic index dims,
+# padding_idx or None, scale_grad_by_freq)
+# ---------------------------------------------------------------------------
+EMB_OP = "rlx.gather_backward (padding_idx, scale_grad_by_freq)"
+EMB_CASES = [
+    ("pad0", 10, 4, (7,), (), 0, False),
+    ("pad_neg", 9, 3, (3, 5), (0,), -1, False),     # V - 1, dynamic batch
+    ("pad_mid_scale", 8, 5, (4, 6), (0,), 3, True),
+    ("scale", 6, 7, (11,), (0,), None, True),        # many duplicates
+    ("scale_pad_neg2", 12, 2, (2, 3, 4), (0, 1), -2, True),
+    ("scale_batch1", 5, 3, (1, 9), (0,), None, True),
+]
+
+
+def emb_text():
+    funcs = []
+    for name, v, d, ishape, idyn, pad, scale in EMB_CASES:
+        attrs = "axis = 0 : i64"
+        if pad is not None:
+            attrs += ", padding_idx = %d : i64" % pad
+        if scale:
+            attrs += ", scale_grad_by_freq"
+        for dt in rt.DTYPES:
+            for it in INDEX_TYPES:
+                fn = "%s_%s_%s" % (name, NAMES[dt], NAMES[it])
+                ti = rt.mlir_type(mlir_shape(ishape, idyn), it)
+                ty = rt.mlir_type(mlir_shape(ishape + (d,), idyn), dt)
+                tt = rt.mlir_type((v, d), dt)
+                funcs.append(
+                    "func.func @emb_%s(%%dy: %s, %%i: %s) -> %s {\n"
+                    "  %%g = rlx.gather_backward %%dy, %%i {%s} : %s, %s -> %s\n"
+                    "  return %%g : %s\n}\n"
+                    % (fn, ty, ti, tt, attrs, ty, ti, tt, tt))
+    return "\n".join(funcs)
+
+
+def emb_reference(dy, idx, v, pad, scale):
+    """(embedding_dense_backward, autograd of F.embedding) for in-range idx."""
+    norm_pad = -1 if pad is None else pad % v
+    tdy, tidx = torch.tensor(dy), torch.tensor(idx.astype(np.int64))
+    dense = torch.ops.aten.embedding_dense_backward(tdy, tidx, v, norm_pad,
+                                                    scale)
+    w = torch.zeros(v, dy.shape[-1], dtype=tdy.dtype, requires_grad=True)
+    y = torch.nn.functional.embedding(tidx, w, padding_idx=pad,
+                                      scale_grad_by_freq=scale)
+    (auto,) = torch.autograd.grad(y, w, tdy)
+    return dense.numpy(), auto.numpy()
+
+
+def emb_main():
+    r = rt.rng(5)
+    m = rt.compile(emb_text())
+    for name, v, d, ishape, idyn, pad, scale in EMB_CASES:
+        for dt in rt.DTYPES:
+            for it in INDEX_TYPES:
+                fn = "%s_%s_%s" % (name, NAMES[dt], NAMES[it])
+                idx = r.integers(0, v, size=ishape).astype(it)
+                flat = idx.reshape(-1)
+                # Duplicates, and the padding row among them.
+                flat[1] = flat[0]
+                if pad is not None:
+                    flat[2] = pad % v
+                    flat[-1] = pad % v
+                dy = r.standard_normal(ishape + (d,)).astype(dt)
+                dense, auto = emb_reference(dy, idx, v, pad, scale)
+                got = m["emb_" + fn](dy, idx)
+                rt.check(EMB_OP, got, dense, label=fn + " dense")
+                rt.check(EMB_OP, got, auto, label=fn + " autograd")
+                if pad is not None:
+                    assert not got[pad % v].any(), fn
+    # Out-of-range indices next to the padding row (numpy reference: they
+    # contribute nothing and are not counted... they are skipped entirely).
+    fn = "pad_mid_scale_f64_i64"
+    idx = np.array([[3, 3, 1, -1, 8, 1], [0, 3, 100, 1, 7, 7],
+                    [2, 2, 2, -5, 3, 0], [5, 5, 5, 5, 5, 4]], dtype=np.int64)
+    dy = r.standard_normal((4, 6, 5))
+    valid = (idx >= 0) & (idx < 8)
+    counts = np.bincount(idx[valid], minlength=8).astype(np.float64)
+    want = np.zeros((8, 5))
+    for (b, s), i in np.ndenumerate(idx):
+        if valid[b, s] and i != 3:
+            want[i] += dy[b, s] * (1.0 / counts[i])
+    rt.check(EMB_OP, m["emb_" + fn](dy, idx), want,
+             label=fn + " out-of-range")
+
+
+
 main()
+

@@ -167,3 +167,20 @@ func.func @weight_no_input_channels(%x: tensor<?x0x5x5xf32>, %dy: tensor<?x3x3x3
   %dw = rlx.conv2d_backward_weight %x, %dy : tensor<?x0x5x5xf32>, tensor<?x3x3x3xf32> -> tensor<3x0x3x3xf32>
   return %dw : tensor<3x0x3x3xf32>
 }
+
+// -----
+
+// db = sum of dy over N, H, W: one reduction generic, every dim dynamic.
+// CHECK-DAG: #[[ID:.+]] = affine_map<(d0, d1, d2, d3) -> (d0, d1, d2, d3)>
+// CHECK-DAG: #[[CO:.+]] = affine_map<(d0, d1, d2, d3) -> (d1)>
+// CHECK-LABEL: func.func @backward_bias
+// CHECK-SAME: (%[[DY:.+]]: tensor<?x?x?x?xf32>)
+// CHECK: %[[Z:.+]] = linalg.fill
+// CHECK: %[[DB:.+]] = linalg.generic {indexing_maps = [#[[ID]], #[[CO]]], iterator_types = ["reduction", "parallel", "reduction", "reduction"]} ins(%[[DY]] : tensor<?x?x?x?xf32>) outs(%[[Z]] : tensor<?xf32>)
+// CHECK: arith.addf
+// CHECK-NOT: linalg.generic
+// CHECK: return %[[DB]]
+func.func @backward_bias(%dy: tensor<?x?x?x?xf32>) -> tensor<?xf32> {
+  %db = rlx.conv2d_backward_bias %dy : tensor<?x?x?x?xf32> -> tensor<?xf32>
+  return %db : tensor<?xf32>
+}

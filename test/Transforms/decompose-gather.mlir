@@ -70,3 +70,37 @@ func.func @scalar_index(%dy: tensor<2xf32>, %id: tensor<i32>) -> tensor<2x6xf32>
   %dt = rlx.gather_backward %dy, %id {axis = -1 : i64} : tensor<2xf32>, tensor<i32> -> tensor<2x6xf32>
   return %dt : tensor<2x6xf32>
 }
+
+// -----
+
+// padding_idx = -1 (row V - 1 = 99) and scale_grad_by_freq: a first loop
+// counts each in-range index into counts[100] (an out-of-range one adds 0 at
+// row 0: one in-place update either way); the scatter loop skips v == 99 and
+// adds dy[n, :] * (1 / counts[v]).
+// CHECK-LABEL: func.func @embedding_options
+// CHECK-SAME: (%[[DY:.+]]: tensor<?x8xf32>, %[[IDS:.+]]: tensor<?xi64>)
+// CHECK-DAG: %[[PAD:.+]] = arith.constant 99 : index
+// CHECK-DAG: %[[ONE:.+]] = arith.constant 1.000000e+00 : f32
+// CHECK: %[[CI:.+]] = linalg.fill ins(%{{.+}} : f32) outs(%{{.+}} : tensor<100xf32>)
+// CHECK: %[[COUNTS:.+]] = scf.for %{{.+}} = %{{.+}} to %{{.+}} step %{{.+}} iter_args(%[[C:.+]] = %[[CI]]) -> (tensor<100xf32>)
+// CHECK: %[[AT:.+]] = arith.select %{{.+}}, %{{.+}}, %{{.+}} : index
+// CHECK: %[[OLD:.+]] = tensor.extract %[[C]][%[[AT]]]
+// CHECK: %[[INC:.+]] = arith.addf %[[OLD]], %{{.+}} : f32
+// CHECK: %[[NEW:.+]] = tensor.insert %[[INC]] into %[[C]][%[[AT]]]
+// CHECK: scf.yield %[[NEW]]
+// CHECK: scf.for %[[N:.+]] = %{{.+}} to %{{.+}} step %{{.+}} iter_args(%[[ACC:.+]] = %{{.+}}) -> (tensor<100x8xf32>)
+// CHECK: %[[IX:.+]] = arith.index_cast %{{.+}} : i64 to index
+// CHECK: %[[OK:.+]] = arith.andi
+// CHECK: %[[NOTPAD:.+]] = arith.cmpi ne, %[[IX]], %[[PAD]] : index
+// CHECK: %[[TAKE:.+]] = arith.andi %[[OK]], %[[NOTPAD]] : i1
+// CHECK: scf.if %[[TAKE]] -> (tensor<100x8xf32>)
+// CHECK: %[[CNT:.+]] = tensor.extract %[[COUNTS]][%[[IX]]] : tensor<100xf32>
+// CHECK: %[[SCALE:.+]] = arith.divf %[[ONE]], %[[CNT]] : f32
+// CHECK: linalg.generic
+// CHECK: arith.mulf %{{.+}}, %[[SCALE]] : f32
+// CHECK: arith.addf
+// CHECK: tensor.insert_slice
+func.func @embedding_options(%dy: tensor<?x8xf32>, %ids: tensor<?xi64>) -> tensor<100x8xf32> {
+  %dt = rlx.gather_backward %dy, %ids {axis = 0 : i64, padding_idx = -1 : i64, scale_grad_by_freq} : tensor<?x8xf32>, tensor<?xi64> -> tensor<100x8xf32>
+  return %dt : tensor<100x8xf32>
+}

@@ -22,3 +22,18 @@ func.func @large(%t: tensor<1000x400xf32>, %ids: tensor<300xi32>, %u: tensor<200
   %du = rlx.gather_backward %dy, %ids {axis = 1 : i64} : tensor<200x300x400xf64>, tensor<300xi32> -> tensor<200x1000x400xf64>
   return %y, %dt, %z, %du : tensor<300x400xf32>, tensor<1000x400xf32>, tensor<200x300x400xf64>, tensor<200x1000x400xf64>
 }
+
+// -----
+
+// The embedding options add a counting loop and a compare, not IR per row.
+// CHECK-NEXT: ops [[M:[0-9]+]]
+// CHECK-NEXT: ops [[M]]
+func.func @options_small(%dy: tensor<3x4xf32>, %ids: tensor<3xi32>) -> tensor<10x4xf32> {
+  %dt = rlx.gather_backward %dy, %ids {axis = 0 : i64, padding_idx = -1 : i64, scale_grad_by_freq} : tensor<3x4xf32>, tensor<3xi32> -> tensor<10x4xf32>
+  return %dt : tensor<10x4xf32>
+}
+// -----
+func.func @options_large(%dy: tensor<300x400xf32>, %ids: tensor<300xi32>) -> tensor<1000x400xf32> {
+  %dt = rlx.gather_backward %dy, %ids {axis = 0 : i64, padding_idx = -1 : i64, scale_grad_by_freq} : tensor<300x400xf32>, tensor<300xi32> -> tensor<1000x400xf32>
+  return %dt : tensor<1000x400xf32>
+}

@@ -355,9 +355,19 @@ decomposeConv2dBackwardWeight(RewriterBase &rewriter, Conv2dBackwardWeightOp op,
   return SmallVector<Value>{dw};
 }
 
+/// db[co] = sum over n, i, j of dy[n, co, i, j]: one reduction generic (any
+/// dim dynamic).
+static FailureOr<SmallVector<Value>>
+decomposeConv2dBackwardBias(RewriterBase &rewriter, Conv2dBackwardBiasOp op,
+                            const DecompositionOptions &) {
+  return SmallVector<Value>{
+      buildSum(rewriter, op.getLoc(), op.getDy(), {0, 2, 3})};
+}
+
 using ConvDecompositions = DecompositionList<
     Decomposition<Conv2dBackwardInputOp, decomposeConv2dBackwardInput>,
-    Decomposition<Conv2dBackwardWeightOp, decomposeConv2dBackwardWeight>>;
+    Decomposition<Conv2dBackwardWeightOp, decomposeConv2dBackwardWeight>,
+    Decomposition<Conv2dBackwardBiasOp, decomposeConv2dBackwardBias>>;
 
 void mlir::rlx::populateConvDecompositionPatterns(
     RewritePatternSet &patterns, const DecompositionOptions &options) {

@@ -13,6 +13,11 @@
 // O(#indices x slice size); duplicates accumulate in index order; an
 // out-of-range index is skipped before any slice is taken.
 //
+// PyTorch's embedding_backward options: with `padding_idx` the step also
+// skips v == padding_idx; with `scale_grad_by_freq` a first scf.for counts
+// the occurrences of each index into counts[V] and each step adds
+// dy[.., n, ..] * (1 / counts[v]).
+//
 //===----------------------------------------------------------------------===//
 #include "Common/Builders.h"
 #include "Common/PatternGlue.h"
@@ -100,17 +105,63 @@ decomposeGatherBackward(RewriterBase &rewriter, GatherBackwardOp op,
   Value zero = arith::ConstantIndexOp::create(rewriter, loc, 0),
         one = arith::ConstantIndexOp::create(rewriter, loc, 1);
 
+  // indices[n] as an index and whether it is in [0, V).
+  auto readIndex = [&](OpBuilder &b, Location l, Value n) {
+    Value raw =
+        k > 0 ? tensor::ExtractOp::create(b, l, flatIndices, ValueRange{n})
+              : tensor::ExtractOp::create(b, l, indices, ValueRange{});
+    return castIndexInRange(b, l, raw, lengthValue);
+  };
+
+  // scale_grad_by_freq: counts[v] = #{n : indices[n] == v} (as floats).
+  Value counts;
+  if (op.getScaleGradByFreq()) {
+    Value countInit =
+        filled(rewriter, loc,
+               tensor::EmptyOp::create(rewriter, loc, ArrayRef<int64_t>{length},
+                                       elementType),
+               0.0);
+    counts =
+        scf::ForOp::create(
+            rewriter, loc, zero, count, one, ValueRange{countInit},
+            [&](OpBuilder &b, Location l, Value n, ValueRange iter) {
+              Value index, inRange;
+              std::tie(index, inRange) = readIndex(b, l, n);
+              // counts[v] += 1, or counts[0] += 0 for an out-of-range
+              // index: one in-place read-modify-write either way.
+              Value at = arith::SelectOp::create(b, l, inRange, index, zero);
+              Value old = tensor::ExtractOp::create(b, l, iter[0], at);
+              Value inc = arith::AddFOp::create(
+                  b, l, old,
+                  arith::SelectOp::create(b, l, inRange,
+                                          floatConst(b, l, elementType, 1.0),
+                                          floatConst(b, l, elementType, 0.0)));
+              Value updated =
+                  tensor::InsertOp::create(b, l, inc, iter[0], ValueRange{at});
+              scf::YieldOp::create(b, l, updated);
+            })
+            .getResult(0);
+  }
+  // padding_idx, normalised into [0, V) (the verifier checked the range).
+  std::optional<int64_t> paddingIdx = op.getPaddingIdx();
+  if (paddingIdx && *paddingIdx < 0)
+    *paddingIdx += length;
+
   auto loop = scf::ForOp::create(
       rewriter, loc, zero, count, one, ValueRange{dtable},
       [&](OpBuilder &b, Location l, Value n, ValueRange iter) {
         Value acc = iter[0];
-        Value raw =
-            k > 0 ? tensor::ExtractOp::create(b, l, flatIndices, ValueRange{n})
-                  : tensor::ExtractOp::create(b, l, indices, ValueRange{});
         Value index, inRange;
-        std::tie(index, inRange) = castIndexInRange(b, l, raw, lengthValue);
+        std::tie(index, inRange) = readIndex(b, l, n);
+        Value take = inRange;
+        if (paddingIdx)
+          take = arith::AndIOp::create(
+              b, l, take,
+              arith::CmpIOp::create(
+                  b, l, arith::CmpIPredicate::ne, index,
+                  arith::ConstantIndexOp::create(b, l, *paddingIdx)));
         auto ifOp = scf::IfOp::create(
-            b, l, inRange,
+            b, l, take,
             [&](OpBuilder &tb, Location tl) {
               SmallVector<OpFoldResult> rowOffsets(rank, tb.getIndexAttr(0));
               rowOffsets[a] = index;
@@ -123,7 +174,23 @@ decomposeGatherBackward(RewriterBase &rewriter, GatherBackwardOp op,
                 dyRow = tensor::ExtractSliceOp::create(
                     tb, tl, rowType, flatDy, dyOffsets, sliceSizes, strides);
               }
-              Value sum = addInto(tb, tl, row, dyRow); // row += dyRow
+              Value sum;
+              if (counts) { // row += dyRow * (1 / counts[v])
+                Value scale = arith::DivFOp::create(
+                    tb, tl, floatConst(tb, tl, elementType, 1.0),
+                    tensor::ExtractOp::create(tb, tl, counts, index));
+                AffineMap id = tb.getMultiDimIdentityMap(rowType.getRank());
+                sum = buildGeneric(
+                    tb, tl, {{dyRow, id}}, {{row, id}},
+                    [&](OpBuilder &gb, Location gl, ValueRange args) {
+                      Value scaled =
+                          arith::MulFOp::create(gb, gl, args[0], scale);
+                      return SmallVector<Value>{
+                          arith::AddFOp::create(gb, gl, args[1], scaled)};
+                    })[0];
+              } else {
+                sum = addInto(tb, tl, row, dyRow); // row += dyRow
+              }
               Value updated = tensor::InsertSliceOp::create(
                   tb, tl, sum, acc, rowOffsets, sliceSizes, strides);
               scf::YieldOp::create(tb, tl, updated);

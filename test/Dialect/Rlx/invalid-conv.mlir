@@ -201,3 +201,35 @@ func.func @dilation_length(%x: tensor<1x2x5x5xf32>, %w: tensor<3x2x3x3xf32>) -> 
   %y = rlx.conv2d %x, %w {dilation = array<i64: 1, 1, 1>} : tensor<1x2x5x5xf32>, tensor<3x2x3x3xf32> -> tensor<1x3x3x3xf32>
   return %y : tensor<1x3x3x3xf32>
 }
+
+// -----
+
+func.func @bias_channels(%dy: tensor<2x16x4x4xf32>) -> tensor<8xf32> {
+  // expected-error@+1 {{'rlx.conv2d_backward_bias' op expects dim 0 of 'db' (8) to equal dim 1 of 'dy' (16)}}
+  %db = rlx.conv2d_backward_bias %dy : tensor<2x16x4x4xf32> -> tensor<8xf32>
+  return %db : tensor<8xf32>
+}
+
+// -----
+
+func.func @bias_dy_rank(%dy: tensor<2x16x4xf32>) -> tensor<16xf32> {
+  // expected-error@+1 {{'rlx.conv2d_backward_bias' op expects 'dy' to have rank 4, got 3}}
+  %db = rlx.conv2d_backward_bias %dy : tensor<2x16x4xf32> -> tensor<16xf32>
+  return %db : tensor<16xf32>
+}
+
+// -----
+
+func.func @bias_result_rank(%dy: tensor<2x16x4x4xf32>) -> tensor<1x16xf32> {
+  // expected-error@+1 {{'rlx.conv2d_backward_bias' op expects 'db' to have rank 1, got 2}}
+  %db = rlx.conv2d_backward_bias %dy : tensor<2x16x4x4xf32> -> tensor<1x16xf32>
+  return %db : tensor<1x16xf32>
+}
+
+// -----
+
+func.func @bias_element_type(%dy: tensor<2x16x4x4xf32>) -> tensor<16xf64> {
+  // expected-error@+1 {{'rlx.conv2d_backward_bias' op expects 'dy' and 'db' to have the same element type, got 'f32' and 'f64'}}
+  %db = rlx.conv2d_backward_bias %dy : tensor<2x16x4x4xf32> -> tensor<16xf64>
+  return %db : tensor<16xf64>
+}

@@ -133,3 +133,27 @@ func.func @backward_index_type(%dy: tensor<3x4xf32>, %i: tensor<3xindex>) -> ten
   %dt = rlx.gather_backward %dy, %i {axis = 0 : i64} : tensor<3x4xf32>, tensor<3xindex> -> tensor<10x4xf32>
   return %dt : tensor<10x4xf32>
 }
+
+// -----
+
+func.func @padding_idx_too_large(%dy: tensor<6x4xf32>, %ids: tensor<6xi32>) -> tensor<10x4xf32> {
+  // expected-error@+1 {{'rlx.gather_backward' op expects 'padding_idx' (10) to lie in [-10, 10), the rows of dim 0 of the result}}
+  %dt = rlx.gather_backward %dy, %ids {axis = 0 : i64, padding_idx = 10 : i64} : tensor<6x4xf32>, tensor<6xi32> -> tensor<10x4xf32>
+  return %dt : tensor<10x4xf32>
+}
+
+// -----
+
+func.func @padding_idx_too_negative(%dy: tensor<2x6xf32>, %ids: tensor<6xi32>) -> tensor<2x5xf32> {
+  // expected-error@+1 {{'rlx.gather_backward' op expects 'padding_idx' (-6) to lie in [-5, 5), the rows of dim 1 of the result}}
+  %dt = rlx.gather_backward %dy, %ids {axis = -1 : i64, padding_idx = -6 : i64} : tensor<2x6xf32>, tensor<6xi32> -> tensor<2x5xf32>
+  return %dt : tensor<2x5xf32>
+}
+
+// -----
+
+func.func @scale_grad_by_freq_type(%dy: tensor<6x4xf32>, %ids: tensor<6xi32>) -> tensor<10x4xf32> {
+  // expected-error@+1 {{invalid properties {axis = 0 : i64, scale_grad_by_freq = true} for op rlx.gather_backward: Invalid attribute `scale_grad_by_freq` in property conversion: true}}
+  %dt = "rlx.gather_backward"(%dy, %ids) <{axis = 0 : i64, scale_grad_by_freq = true}> : (tensor<6x4xf32>, tensor<6xi32>) -> tensor<10x4xf32>
+  return %dt : tensor<10x4xf32>
+}

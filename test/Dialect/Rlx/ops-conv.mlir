@@ -51,3 +51,15 @@ func.func @generic(%x: tensor<1x2x5x5xf32>, %w: tensor<3x2x3x3xf32>, %dy: tensor
   %dx = "rlx.conv2d_backward_input"(%dy, %w) <{padding = array<i64: 1, 1>}> : (tensor<1x3x5x5xf32>, tensor<3x2x3x3xf32>) -> tensor<1x2x5x5xf32>
   return %y, %dw, %dx : tensor<1x3x5x5xf32>, tensor<3x2x3x3xf32>, tensor<1x2x5x5xf32>
 }
+
+// -----
+
+// The bias gradient: no geometry, any dim dynamic.
+// CHECK-LABEL: func.func @backward_bias
+// CHECK: rlx.conv2d_backward_bias %{{.*}} : tensor<?x16x4x4xf32> -> tensor<16xf32>
+// CHECK: rlx.conv2d_backward_bias %{{.*}} : tensor<?x?x?x?xf64> -> tensor<?xf64>
+func.func @backward_bias(%dy: tensor<?x16x4x4xf32>, %dz: tensor<?x?x?x?xf64>) -> (tensor<16xf32>, tensor<?xf64>) {
+  %db = rlx.conv2d_backward_bias %dy : tensor<?x16x4x4xf32> -> tensor<16xf32>
+  %dc = "rlx.conv2d_backward_bias"(%dz) : (tensor<?x?x?x?xf64>) -> tensor<?xf64>
+  return %db, %dc : tensor<16xf32>, tensor<?xf64>
+}

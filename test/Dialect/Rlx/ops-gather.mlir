@@ -36,3 +36,18 @@ func.func @generic(%t: tensor<?x?xf32>, %ids: tensor<?xi64>) -> (tensor<?x?xf32>
   %dt = "rlx.gather_backward"(%y, %ids) <{axis = 1 : i64}> : (tensor<?x?xf32>, tensor<?xi64>) -> tensor<?x?xf32>
   return %y, %dt : tensor<?x?xf32>, tensor<?x?xf32>
 }
+
+// -----
+
+// PyTorch's embedding_backward options: padding_idx (negative counts from
+// the end) and scale_grad_by_freq.
+// CHECK-LABEL: func.func @embedding_options
+// CHECK: rlx.gather_backward %{{.*}}, %{{.*}} {axis = 0 : i64, padding_idx = 0 : i64} : tensor<?x16x64xf32>, tensor<?x16xi32> -> tensor<1000x64xf32>
+// CHECK: rlx.gather_backward %{{.*}}, %{{.*}} {axis = 0 : i64, scale_grad_by_freq} : tensor<?x16x64xf32>, tensor<?x16xi32> -> tensor<1000x64xf32>
+// CHECK: rlx.gather_backward %{{.*}}, %{{.*}} {axis = 0 : i64, padding_idx = -1 : i64, scale_grad_by_freq} : tensor<?x16x64xf32>, tensor<?x16xi32> -> tensor<1000x64xf32>
+func.func @embedding_options(%ids: tensor<?x16xi32>, %dy: tensor<?x16x64xf32>) -> (tensor<1000x64xf32>, tensor<1000x64xf32>, tensor<1000x64xf32>) {
+  %a = rlx.gather_backward %dy, %ids {axis = 0 : i64, padding_idx = 0 : i64} : tensor<?x16x64xf32>, tensor<?x16xi32> -> tensor<1000x64xf32>
+  %b = rlx.gather_backward %dy, %ids {axis = 0 : i64, scale_grad_by_freq} : tensor<?x16x64xf32>, tensor<?x16xi32> -> tensor<1000x64xf32>
+  %c = "rlx.gather_backward"(%dy, %ids) <{axis = 0 : i64, padding_idx = -1 : i64, scale_grad_by_freq}> : (tensor<?x16x64xf32>, tensor<?x16xi32>) -> tensor<1000x64xf32>
+  return %a, %b, %c : tensor<1000x64xf32>, tensor<1000x64xf32>, tensor<1000x64xf32>
+}

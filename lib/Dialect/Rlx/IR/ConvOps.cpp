@@ -124,6 +124,14 @@ LogicalResult Conv2dBackwardWeightOp::verify() {
                           getGroups());
 }
 
+LogicalResult Conv2dBackwardBiasOp::verify() {
+  if (failed(verifyRank(*this, getDy(), "dy", 4)) ||
+      failed(verifyRank(*this, getDb(), "db", 1)) ||
+      failed(verifySameElementType(*this, getDy(), "dy", getDb(), "db")))
+    return failure();
+  return verifyDimsMatch(*this, getDb(), "db", 0, getDy(), "dy", 1);
+}
+
 #define GET_OP_CLASSES
 #include "RlxAD/Dialect/Rlx/IR/RlxConvOps.cpp.inc"
 

@@ -2,6 +2,7 @@
 #include "RlxAD/Dialect/Rlx/IR/RlxGatherOps.h"
 
 #include "FamilyRegistration.h"
+#include "RlxAD/Dialect/Rlx/IR/RlxShapes.h"
 #include "VerifyUtils.h"
 
 using namespace mlir;
@@ -50,8 +51,22 @@ LogicalResult GatherOp::verify() {
 }
 
 LogicalResult GatherBackwardOp::verify() {
-  return verifyGatherShapes(*this, getDtable(), "result", getIndices(), getDy(),
-                            "dy", getAxis());
+  if (failed(verifyGatherShapes(*this, getDtable(), "result", getIndices(),
+                                getDy(), "dy", getAxis())))
+    return failure();
+  std::optional<int64_t> paddingIdx = getPaddingIdx();
+  if (!paddingIdx)
+    return success();
+  // verifyGatherShapes has checked the axis.
+  auto resultType = cast<ShapedType>(getDtable().getType());
+  int64_t a = *normalizeAxis(getAxis(), resultType.getRank());
+  int64_t length = resultType.getDimSize(a);
+  if (!ShapedType::isDynamic(length) &&
+      (*paddingIdx < -length || *paddingIdx >= length))
+    return emitOpError() << "expects 'padding_idx' (" << *paddingIdx
+                         << ") to lie in [-" << length << ", " << length
+                         << "), the rows of dim " << a << " of the result";
+  return success();
 }
 
 #define GET_OP_CLASSES

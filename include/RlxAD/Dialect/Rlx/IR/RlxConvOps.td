@@ -118,4 +118,34 @@ def Rlx_Conv2dBackwardWeightOp : Rlx_BackwardOp<"conv2d_backward_weight"> {
   }];
 }
 
+//===----------------------------------------------------------------------===//
+// rlx.conv2d_backward_bias
+//===----------------------------------------------------------------------===//
+
+def Rlx_Conv2dBackwardBiasOp : Rlx_BackwardOp<"conv2d_backward_bias"> {
+  let summary = "gradient of a conv2d bias (sum of dy over N, H, W)";
+  let description = [{
+    `rlx.conv2d` has no bias; a model's `conv2d(x, w) + b[None, :, None,
+    None]` takes the bias gradient from the gradient `dy : [N, Co, Ho, Wo]`
+    of the convolution's result:
+
+    ```
+    db[co] = sum_{n, i, j} dy[n, co, i, j]
+    ```
+
+    This is PyTorch's `convolution_backward(..., output_mask[2])` and needs
+    no geometry (stride, padding, dilation and groups do not enter). Any dim
+    of `dy` may be dynamic; the result is `[Co]` with `dy`'s element type.
+    For a 1-D convolution (`dy : [N, Co, L]`, see the H = 1 mapping in
+    docs/README.md) expand `dy` to `[N, Co, 1, L]` first.
+
+    ```mlir
+    %db = rlx.conv2d_backward_bias %dy : tensor<?x16x4x4xf32> -> tensor<16xf32>
+    ```
+  }];
+  let arguments = (ins Rlx_FloatTensor:$dy);
+  let results = (outs Rlx_FloatTensor:$db);
+  let assemblyFormat = "$dy attr-dict `:` type($dy) `->` type(results)";
+}
+
 #endif // RLX_CONV_OPS_TD

@@ -49,23 +49,40 @@ def Rlx_GatherBackwardOp : Rlx_BackwardOp<"gather_backward"> {
     row of `dy` is added at its index (a scatter-add):
 
     ```
-    dtable[p..., v, q...] = sum over n... with indices[n...] == v of dy[p..., n..., q...]
+    dtable[p..., v, q...] = sum over n... with indices[n...] == v of
+                            dy[p..., n..., q...] * scale(v)
+    scale(v) = 1 / count(v)   with scale_grad_by_freq, count(v) the number
+                              of indices equal to v
+             = 1              otherwise
     ```
 
     Duplicate indices accumulate; indices outside `[0, V)` contribute
-    nothing. The result type is the table's shape: `shape(dy)` must equal
+    nothing. Two optional attributes give PyTorch's `embedding_backward`:
+
+    - `padding_idx` (i64): indices equal to it contribute nothing, so that
+      row of the gradient is zero. A negative value counts from the end
+      (`V + padding_idx`), as in `F.embedding`; it must lie in `[-V, V)`.
+    - `scale_grad_by_freq` (unit): each index's contribution is divided by
+      the number of times it occurs in `indices`.
+
+    The result type is the table's shape: `shape(dy)` must equal
     `shape(result)[:a] + shape(indices) + shape(result)[a+1:]`. The
     decomposition needs `V = dim(result, a)` static (it is known from the
-    result type only) and loops over the indices, so its work is
-    O(#indices x row size).
+    result type only) and loops over the indices (twice with
+    `scale_grad_by_freq`: counting, then adding), so its work is
+    O(#indices x row size). Every other dim may be dynamic.
 
     ```mlir
     %dt = rlx.gather_backward %dy, %ids {axis = 0 : i64}
         : tensor<?x16x64xf32>, tensor<?x16xi32> -> tensor<1000x64xf32>
+    %de = rlx.gather_backward %dy, %ids {axis = 0 : i64, padding_idx = 0 : i64,
+                                         scale_grad_by_freq}
+        : tensor<?x16x64xf32>, tensor<?x16xi32> -> tensor<1000x64xf32>
     ```
   }];
   let arguments = (ins Rlx_FloatTensor:$dy, Rlx_IndexTensor:$indices,
-                       I64Attr:$axis);
+                       I64Attr:$axis, OptionalAttr<I64Attr>:$padding_idx,
+                       UnitAttr:$scale_grad_by_freq);
   let results = (outs Rlx_FloatTensor:$dtable);
   let assemblyFormat = [{
     $dy `,` $indices attr-dict `:` type($dy) `,` type($indices) `->`
