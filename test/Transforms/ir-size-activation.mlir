@@ -19,3 +19,24 @@ func.func @large(%x: tensor<200x300xf32>, %dy: tensor<200x300xf32>) -> (tensor<2
   %c = rlx.activation %x {kind = #rlx.activation<silu>} : tensor<200x300xf32> -> tensor<200x300xf32>
   return %a, %b, %c : tensor<200x300xf32>, tensor<200x300xf32>, tensor<200x300xf32>
 }
+
+// -----
+
+// The parameterised and piecewise kinds: one generic each, whatever the size.
+// CHECK-NEXT: ops [[P:[0-9]+]]
+// CHECK-NEXT: ops [[P]]
+func.func @param_small(%x: tensor<2x3xf64>, %dy: tensor<2x3xf64>) -> (tensor<2x3xf64>, tensor<2x3xf64>, tensor<2x3xf64>, tensor<2x3xf64>) {
+  %a = rlx.activation %x {kind = #rlx.activation<softplus>, beta = 2.0, threshold = 5.0} : tensor<2x3xf64> -> tensor<2x3xf64>
+  %b = rlx.activation_backward %x, %dy {kind = #rlx.activation<mish>} : tensor<2x3xf64>, tensor<2x3xf64> -> tensor<2x3xf64>
+  %c = rlx.activation_backward %x, %dy {kind = #rlx.activation<hardswish>} : tensor<2x3xf64>, tensor<2x3xf64> -> tensor<2x3xf64>
+  %d = rlx.activation %x {kind = #rlx.activation<hardtanh>, min_val = -2.0} : tensor<2x3xf64> -> tensor<2x3xf64>
+  return %a, %b, %c, %d : tensor<2x3xf64>, tensor<2x3xf64>, tensor<2x3xf64>, tensor<2x3xf64>
+}
+// -----
+func.func @param_large(%x: tensor<200x300xf64>, %dy: tensor<200x300xf64>) -> (tensor<200x300xf64>, tensor<200x300xf64>, tensor<200x300xf64>, tensor<200x300xf64>) {
+  %a = rlx.activation %x {kind = #rlx.activation<softplus>, beta = 2.0, threshold = 5.0} : tensor<200x300xf64> -> tensor<200x300xf64>
+  %b = rlx.activation_backward %x, %dy {kind = #rlx.activation<mish>} : tensor<200x300xf64>, tensor<200x300xf64> -> tensor<200x300xf64>
+  %c = rlx.activation_backward %x, %dy {kind = #rlx.activation<hardswish>} : tensor<200x300xf64>, tensor<200x300xf64> -> tensor<200x300xf64>
+  %d = rlx.activation %x {kind = #rlx.activation<hardtanh>, min_val = -2.0} : tensor<200x300xf64> -> tensor<200x300xf64>
+  return %a, %b, %c, %d : tensor<200x300xf64>, tensor<200x300xf64>, tensor<200x300xf64>, tensor<200x300xf64>
+}
