@@ -153,7 +153,7 @@ def main():
 # gradient rlx.conv2d_backward_bias (sum of dy over N and the spatial dims).
 # Shapes of torch-mlir's conv1d e2e tests (Conv1dModule, ..._WithValidPadding,
 # ..._Group, ..._DepthwiseWithPaddingDilationStride, ..._WithSamePadding,
-# ..._NoPadding with 768 scaled to 96), then stride/dilation/odd sizes.
+# ..._NoPadding at 1x768x768, kernel 1), then stride/dilation/odd sizes.
 # (name, N, Ci, Co, L, K, stride, padding, dilation, groups, dynamic batch)
 # ---------------------------------------------------------------------------
 CONV1D_CASES = [
@@ -161,7 +161,7 @@ CONV1D_CASES = [
     ("tm_group", 2, 4, 8, 6, 3, 1, 0, 1, 2, True),
     ("tm_depthwise_pad4", 2, 4, 4, 6, 3, 1, 4, 1, 4, False),
     ("tm_same_padding", 5, 2, 10, 10, 3, 1, 1, 1, 1, True),
-    ("tm_no_padding_k1", 1, 96, 96, 96, 1, 1, 0, 1, 1, False),
+    ("tm_no_padding_768_k1", 1, 768, 768, 768, 1, 1, 0, 1, 1, False),
     ("stride2_dil2_pad2", 3, 3, 6, 13, 3, 2, 2, 2, 3, True),
     ("stride3_odd", 2, 5, 7, 17, 4, 3, 1, 1, 1, False),
     ("dil3_groups2", 2, 6, 4, 19, 3, 1, 3, 3, 2, True),
