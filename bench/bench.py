@@ -1,4 +1,4 @@
-"""Times rlx-compiled backward ops against PyTorch autograd (same run).
+"""Times rlx-compiled ops against PyTorch (same run), 1 and 2 threads.
 
 Each case gives MLIR text (static shapes, f32), numpy inputs and the
 equivalent torch computation: the forward graph is built once, outside the
@@ -8,28 +8,58 @@ checks once that rlx's result matches torch's (so a wrong kernel cannot be
 timed silently). Prints one row per case with the ratio torch_time / rlx_time
 (> 1: rlx is faster) and the JIT compile time of the rlx function.
 
+Contraction rows also print GFLOPS and the percentage of the FMA peak that
+a small vector-FMA kernel (compiled by rlx) measures at the start of the same
+run, per thread count. torch uses OpenBLAS for matmul (Debian's
+libopenblas0-pthread is installed when missing) and oneDNN for convolutions;
+the BLAS and OPENBLAS_CORETYPE are printed. `--rss NAME` runs one case's rlx
+function alone and prints the process's peak RSS (used for the memory rows).
+
     RLX_BUILD_DIR=build PYTHONPATH=python /usr/bin/python3 bench/bench.py [filter]
 """
+import ctypes
 import math
+import os
+import resource
+import subprocess
 import sys
 import time
 
-import numpy as np
-import torch
-import torch.nn.functional as F
 
-import rlx
+def ensure_openblas():
+    """torch's matmuls go through libblas.so.3: make that OpenBLAS."""
+    ok = subprocess.run(["dpkg-query", "-W", "-f=${Status}",
+                         "libopenblas0-pthread"], capture_output=True,
+                        text=True).stdout.startswith("install ok installed")
+    if not ok:
+        print("bench: installing libopenblas0-pthread", flush=True)
+        sudo = [] if os.geteuid() == 0 else ["sudo"]
+        subprocess.run(sudo + ["apt-get", "install", "-y", "-qq",
+                               "libopenblas0-pthread"], check=False)
 
-torch.set_num_threads(1)
+
+if "--rss" not in sys.argv:
+    ensure_openblas()
+
+import numpy as np  # noqa: E402
+import torch  # noqa: E402
+import torch.nn.functional as F  # noqa: E402
+
+import rlx  # noqa: E402
+
+THREADS = (1, 2)
 
 RTOL = 1e-3
 ATOL = 1e-3   # times max|want|: relative to the result's scale
 
 
 class Case:
-    def __init__(self, name, text, inputs, torch_fn, runs=20, options=None):
+    def __init__(self, name, text, inputs, torch_fn, runs=20, options=None,
+                 flops=None, rss=False):
         self.name, self.text, self.inputs = name, text, inputs
         self.torch_fn, self.runs, self.options = torch_fn, runs, options
+        self.flops = flops  # of the contraction(s); None: not a contraction
+        self.rss = rss      # also report the peak RSS of rlx alone
 
 
 def ty(shape, elt="f32"):
@@ -131,40 +161,111 @@ def case_group_norm():
                 [x, gamma, beta, dy], grad_fn(y, tx, dy))
 
 
-CONV_X, CONV_W = (8, 64, 56, 56), (64, 64, 3, 3)
-CONV_ATTRS = "{padding = array<i64: 1, 1>}"
-
-
-def conv_inputs(seed):
+def conv_case(kind, x_shape, co, stride=1, groups=1, seed=4, runs=3):
+    """conv2d (forward), conv2d_backward_weight or _input, 3x3, padding 1."""
+    n, ci, h, w = x_shape
+    cig = ci // groups
+    ho, wo = (h + 2 - 3) // stride + 1, (w + 2 - 3) // stride + 1
+    y_shape, w_shape = (n, co, ho, wo), (co, cig, 3, 3)
     g = rng(seed)
-    x = g.standard_normal(CONV_X).astype(np.float32)
-    w = (g.standard_normal(CONV_W) / math.sqrt(64 * 9)).astype(np.float32)
-    dy = g.standard_normal(CONV_X).astype(np.float32)  # 3x3, pad 1: Ho = H
-    return x, w, dy
+    x = g.standard_normal(x_shape).astype(np.float32)
+    wt = (g.standard_normal(w_shape) / math.sqrt(cig * 9)).astype(np.float32)
+    dy = g.standard_normal(y_shape).astype(np.float32)
+    attrs = "{stride = array<i64: %d, %d>, padding = array<i64: 1, 1>, groups = %d : i64}" % (
+        stride, stride, groups)
+    tx, tw, tyy = ty(x_shape), ty(w_shape), ty(y_shape)
+    flops = 2.0 * n * co * ho * wo * cig * 9
+    label = "%dx%dx%dx%d 3x3 Co=%d s%d%s" % (
+        n, ci, h, w, co, stride, " depthwise" if groups == ci and groups > 1
+        else (" g%d" % groups if groups > 1 else ""))
+    conv = lambda xx, ww: F.conv2d(xx, ww, stride=stride, padding=1,
+                                   groups=groups)
+    if kind == "forward":
+        text = single("f", [("x", tx), ("w", tw)],
+                      "rlx.conv2d %%x, %%w %s : %s, %s -> %s"
+                      % (attrs, tx, tw, tyy), tyy)
+        tx_t, tw_t = torch.tensor(x), torch.tensor(wt)  # no autograd graph
+        return Case("conv2d " + label, text, [x, wt],
+                    lambda: (conv(tx_t, tw_t),), runs=runs, flops=flops)
+    if kind == "weight":
+        text = single("f", [("x", tx), ("dy", tyy)],
+                      "rlx.conv2d_backward_weight %%x, %%dy %s : %s, %s -> %s"
+                      % (attrs, tx, tyy, tw), tw)
+        w_t = torch.tensor(wt, requires_grad=True)
+        y = conv(torch.tensor(x), w_t)
+        return Case("conv2d_backward_weight " + label, text, [x, dy],
+                    grad_fn(y, w_t, dy), runs=runs, flops=flops)
+    text = single("f", [("dy", tyy), ("w", tw)],
+                  "rlx.conv2d_backward_input %%dy, %%w %s : %s, %s -> %s"
+                  % (attrs, tyy, tw, tx), tx)
+    x_t = torch.tensor(x, requires_grad=True)
+    y = conv(x_t, torch.tensor(wt))
+    return Case("conv2d_backward_input " + label, text, [dy, wt],
+                grad_fn(y, x_t, dy), runs=runs, flops=flops)
+
+
+CONV_X = (8, 64, 56, 56)
 
 
 def case_conv_weight():
-    x, w, dy = conv_inputs(4)
-    tx, tw = ty(CONV_X), ty(CONV_W)
-    text = single("f", [("x", tx), ("dy", tx)],
-                  "rlx.conv2d_backward_weight %%x, %%dy %s : %s, %s -> %s"
-                  % (CONV_ATTRS, tx, tx, tw), tw)
-    w_t = torch.tensor(w, requires_grad=True)
-    y = F.conv2d(torch.tensor(x), w_t, padding=1)
-    return Case("conv2d_backward_weight 8x64x56x56 3x3 Co=64 p1", text,
-                [x, dy], grad_fn(y, w_t, dy), runs=3)
+    return conv_case("weight", CONV_X, 64)
 
 
 def case_conv_input():
-    x, w, dy = conv_inputs(5)
-    tx, tw = ty(CONV_X), ty(CONV_W)
-    text = single("f", [("dy", tx), ("w", tw)],
-                  "rlx.conv2d_backward_input %%dy, %%w %s : %s, %s -> %s"
-                  % (CONV_ATTRS, tx, tw, tx), tx)
-    x_t = torch.tensor(x, requires_grad=True)
-    y = F.conv2d(x_t, torch.tensor(w), padding=1)
-    return Case("conv2d_backward_input 8x64x56x56 3x3 Co=64 p1", text,
-                [dy, w], grad_fn(y, x_t, dy), runs=5)
+    return conv_case("input", CONV_X, 64, seed=5, runs=5)
+
+
+def case_conv_forward():
+    return conv_case("forward", CONV_X, 64, seed=12, runs=5)
+
+
+def case_conv_weight_s2():
+    return conv_case("weight", CONV_X, 64, stride=2, seed=13)
+
+
+def case_conv_input_s2():
+    return conv_case("input", CONV_X, 64, stride=2, seed=14)
+
+
+def case_conv_forward_s2():
+    return conv_case("forward", CONV_X, 64, stride=2, seed=15)
+
+
+def case_conv_weight_dw():
+    return conv_case("weight", CONV_X, 64, groups=64, seed=16)
+
+
+def case_conv_input_dw():
+    return conv_case("input", CONV_X, 64, groups=64, seed=17)
+
+
+def case_conv_forward_dw():
+    return conv_case("forward", CONV_X, 64, groups=64, seed=18)
+
+
+def matmul_case(size):
+    g = rng(19)
+    a = g.standard_normal((size, size)).astype(np.float32)
+    b = g.standard_normal((size, size)).astype(np.float32)
+    t = ty((size, size))
+    text = ("func.func @f(%a: {t}, %b: {t}) -> {t} {{\n"
+            "  %z = arith.constant 0.0 : f32\n"
+            "  %e = tensor.empty() : {t}\n"
+            "  %i = linalg.fill ins(%z : f32) outs(%e : {t}) -> {t}\n"
+            "  %r = linalg.matmul ins(%a, %b : {t}, {t}) outs(%i : {t}) -> {t}\n"
+            "  return %r : {t}\n}}\n").format(t=t)
+    ta, tb = torch.tensor(a), torch.tensor(b)
+    return Case("matmul %d^3" % size, text, [a, b],
+                lambda: (torch.matmul(ta, tb),), runs=10,
+                flops=2.0 * size ** 3)
+
+
+def case_matmul_512():
+    return matmul_case(512)
+
+
+def case_matmul_1024():
+    return matmul_case(1024)
 
 
 def case_max_pool():
@@ -243,23 +344,44 @@ def case_rope():
                 grad_fn(y, x_t, dy))
 
 
-def case_attention():
-    b, h, s, d = 2, 8, 512, 64
+def attention_case(wrt, b=2, h=8, s=512, d=64, runs=5, rss=False):
     g = rng(10)
     q, k, v, dy = (g.standard_normal((b, h, s, d)).astype(np.float32)
                    for _ in range(4))
     t = ty((b, h, s, d))
     text = single("f", [("q", t), ("k", t), ("v", t), ("dy", t)],
-                  "rlx.attention_backward %%q, %%k, %%v, %%dy {num_heads = %d : i64, head_dim = %d : i64, mask_kind = #rlx.mask_kind<causal>, wrt = #rlx.attention_wrt<query>} : %s, %s, %s, %s -> %s"
-                  % (h, d, t, t, t, t, t), t)
+                  "rlx.attention_backward %%q, %%k, %%v, %%dy {num_heads = %d : i64, head_dim = %d : i64, mask_kind = #rlx.mask_kind<causal>, wrt = #rlx.attention_wrt<%s>} : %s, %s, %s, %s -> %s"
+                  % (h, d, wrt, t, t, t, t, t), t)
     # torch 1.13 has no scaled_dot_product_attention: the eager formula.
-    q_t = torch.tensor(q, requires_grad=True)
-    scores = torch.matmul(q_t, torch.tensor(k).transpose(-1, -2)) / math.sqrt(d)
+    ts = [torch.tensor(x, requires_grad=(n == wrt))
+          for n, x in (("query", q), ("key", k), ("value", v))]
+    scores = torch.matmul(ts[0], ts[1].transpose(-1, -2)) / math.sqrt(d)
     keep = torch.ones(s, s, dtype=torch.bool).tril()
     p = torch.softmax(scores.masked_fill(~keep, -1e9), dim=-1)
-    y = torch.matmul(p, torch.tensor(v))
-    return Case("attention_backward B2 H8 S512 D64 causal wrt=query", text,
-                [q, k, v, dy], grad_fn(y, q_t, dy), runs=5)
+    y = torch.matmul(p, ts[2])
+    wrt_t = ts[("query", "key", "value").index(wrt)]
+    # S = q k^T, then dv = P^T dy (value) or dP = dy v^T and dS k / dS^T q:
+    # 2 or 3 [S, S] x D products per head (causal: counted in full).
+    flops = 2.0 * b * h * s * s * d * (2 if wrt == "value" else 3)
+    return Case("attention_backward B%d H%d S%d D%d causal wrt=%s"
+                % (b, h, s, d, wrt), text, [q, k, v, dy],
+                grad_fn(y, wrt_t, dy), runs=runs, flops=flops, rss=rss)
+
+
+def case_attention():
+    return attention_case("query")
+
+
+def case_attention_key():
+    return attention_case("key")
+
+
+def case_attention_value():
+    return attention_case("value")
+
+
+def case_attention_4096():
+    return attention_case("query", b=1, h=8, s=4096, runs=2, rss=True)
 
 
 def case_scan():
@@ -302,9 +424,113 @@ func.func @f(%h0: {c}, %traj: {seq}, %up: {seq}, %x: {seq}, %w: {wt}) -> {c} {{
                 options="scan-unroll-max-length=16")
 
 
-CASES = [case_activation, case_layer_norm, case_rms_norm, case_group_norm,
-         case_conv_weight, case_conv_input, case_max_pool, case_cross_entropy,
-         case_fake_quantize, case_rope, case_attention, case_scan]
+CASES = [case_matmul_512, case_matmul_1024,
+         case_activation, case_layer_norm, case_rms_norm, case_group_norm,
+         case_conv_weight, case_conv_input, case_conv_forward,
+         case_conv_weight_s2, case_conv_input_s2, case_conv_forward_s2,
+         case_conv_weight_dw, case_conv_input_dw, case_conv_forward_dw,
+         case_max_pool, case_cross_entropy,
+         case_fake_quantize, case_rope, case_attention, case_attention_key,
+         case_attention_value, case_attention_4096, case_scan]
+
+
+PEAK_TEXT = """
+func.func @f(%x: tensor<{T}x16xf32>) -> tensor<{T}x16xf32> {{
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %n = arith.constant {N} : index
+  %z = arith.constant 0.0 : f32
+  %e = tensor.empty() : tensor<{T}x16xf32>
+  %r = scf.forall (%t) in ({T}) shared_outs(%o = %e) -> tensor<{T}x16xf32> {{
+    %v = vector.transfer_read %x[%t, %c0], %z {{in_bounds = [true]}} : tensor<{T}x16xf32>, vector<16xf32>
+    %m = arith.constant dense<0.999> : vector<16xf32>
+    %s:16 = scf.for %i = %c0 to %n step %c1 iter_args({ARGS}) -> ({TYPES}) {{
+{FMAS}
+      scf.yield {NEXT} : {TYPES}
+    }}
+{SUMS}
+    %row = tensor.empty() : tensor<16xf32>
+    %w = vector.transfer_write %sum, %row[%c0] {{in_bounds = [true]}} : vector<16xf32>, tensor<16xf32>
+    scf.forall.in_parallel {{
+      tensor.parallel_insert_slice %w into %o[%t, 0] [1, 16] [1, 1] : tensor<16xf32> into tensor<{T}x16xf32>
+    }}
+  }}
+  return %r : tensor<{T}x16xf32>
+}}
+"""
+
+
+def peak_text(tasks, iters):
+    """16 independent FMA chains on 16-lane vectors per task; the tasks run
+    on the threads (scf.forall)."""
+    args = ", ".join("%%a%d = %%v" % i for i in range(16))
+    types = ", ".join(["vector<16xf32>"] * 16)
+    fmas = "\n".join("      %%b%d = vector.fma %%a%d, %%m, %%v : vector<16xf32>"
+                     % (i, i) for i in range(16))
+    nxt = ", ".join("%%b%d" % i for i in range(16))
+    sums = ["    %%p1 = arith.addf %%s#0, %%s#1 : vector<16xf32>"]
+    for i in range(2, 16):
+        sums.append("    %%p%d = arith.addf %%p%d, %%s#%d : vector<16xf32>"
+                    % (i, i - 1, i))
+    sums.append("    %sum = arith.addf %p15, %v : vector<16xf32>")
+    text = PEAK_TEXT.format(T=tasks, N=iters, ARGS=args, TYPES=types,
+                            FMAS=fmas, NEXT=nxt, SUMS="\n".join(sums))
+    return text, 2.0 * 16 * 16 * iters * tasks
+
+
+def measure_peak():
+    """GFLOPS of the FMA kernel per thread count (best of 5)."""
+    tasks, iters = 64, 200000
+    text, flops = peak_text(tasks, iters)
+    m = rlx.compile(text)
+    x = np.ones((tasks, 16), np.float32)
+    peaks = {}
+    for t in THREADS:
+        rlx.set_num_threads(t)
+        m.f(x)
+        best = min(median_ms(lambda: m.f(x), 3) for _ in range(5))
+        peaks[t] = flops / best / 1e6
+    return peaks
+
+
+def blas_info():
+    """The BLAS library torch's matmul calls, and OpenBLAS's core type."""
+    torch.matmul(torch.ones(64, 64), torch.ones(64, 64))
+    libs = sorted({line.split()[-1] for line in open("/proc/self/maps")
+                   if "blas" in line.split()[-1]})
+    info = ", ".join(os.path.realpath(l) for l in libs) or "none loaded"
+    core = os.environ.get("OPENBLAS_CORETYPE", "unset (auto-detected)")
+    for lib in libs:
+        try:
+            h = ctypes.CDLL(lib)
+            h.openblas_get_corename.restype = ctypes.c_char_p
+            core += ", OpenBLAS core " + h.openblas_get_corename().decode()
+            break
+        except (OSError, AttributeError):
+            pass
+    return info, core
+
+
+def peak_rss_mb(name):
+    """Runs case `name`'s rlx function once in a fresh process; its peak RSS
+    in MB (inputs, compile and the call)."""
+    out = subprocess.run([sys.executable, __file__, "--rss", name],
+                         capture_output=True, text=True)
+    for line in out.stdout.splitlines():
+        if line.startswith("RSS_MB "):
+            return float(line.split()[1])
+    return float("nan")
+
+
+def rss_main(name):
+    for make in CASES:
+        case = make()
+        if case.name == name:
+            m = rlx.compile(case.text, case.options)
+            m.f(*case.inputs)
+            print("RSS_MB %.0f" % (resource.getrusage(
+                resource.RUSAGE_SELF).ru_maxrss / 1024.0))
+            return
 
 
 def check(name, got, want):
@@ -322,8 +548,22 @@ def check(name, got, want):
 
 def main():
     pattern = sys.argv[1] if len(sys.argv) > 1 else ""
-    print("| case | rlx ms | torch ms | torch/rlx | rlx JIT s |", flush=True)
-    print("|---|---|---|---|---|", flush=True)
+    print("torch %s; BLAS: %s; OPENBLAS_CORETYPE: %s; convolutions: oneDNN "
+          "(mkldnn %s)" % ((torch.__version__,) + blas_info()
+                          + (torch.backends.mkldnn.is_available(),)))
+    with open("/proc/loadavg") as f:
+        print("load average at start: %s" % " ".join(f.read().split()[:3]))
+    peaks = measure_peak()
+    print("FMA peak (f32, rlx vector.fma kernel): " + ", ".join(
+        "%d thread%s %.0f GFLOPS" % (t, "s" if t > 1 else "", peaks[t])
+        for t in THREADS), flush=True)
+    cols = []
+    for t in THREADS:
+        cols += ["rlx ms %dT" % t, "torch ms %dT" % t, "torch/rlx %dT" % t,
+                 "GFLOPS %dT" % t, "%% peak %dT" % t]
+    print("| case | " + " | ".join(cols) + " | rlx 2T/1T | JIT s | peak RSS MB |",
+          flush=True)
+    print("|---" * (len(cols) + 4) + "|", flush=True)
     for make in CASES:
         case = make()
         if pattern not in case.name:
@@ -331,12 +571,28 @@ def main():
         t0 = time.perf_counter()
         m = rlx.compile(case.text, case.options)
         jit_s = time.perf_counter() - t0
-        check(case.name, m.f(*case.inputs), case.torch_fn()[0])
-        rlx_ms = median_ms(lambda: m.f(*case.inputs), case.runs)
-        torch_ms = median_ms(case.torch_fn, case.runs)
-        print("| %s | %.3f | %.3f | %.3g | %.1f |" % (
-            case.name, rlx_ms, torch_ms, torch_ms / rlx_ms, jit_s), flush=True)
+        cells, rlx_ms = [], {}
+        for t in THREADS:
+            rlx.set_num_threads(t)
+            torch.set_num_threads(t)
+            check(case.name, m.f(*case.inputs), case.torch_fn()[0])
+            rlx_ms[t] = median_ms(lambda: m.f(*case.inputs), case.runs)
+            torch_ms = median_ms(case.torch_fn, case.runs)
+            cells += ["%.3f" % rlx_ms[t], "%.3f" % torch_ms,
+                      "%.3g" % (torch_ms / rlx_ms[t])]
+            if case.flops:
+                gf = case.flops / rlx_ms[t] / 1e6
+                cells += ["%.0f" % gf, "%.0f%%" % (100 * gf / peaks[t])]
+            else:
+                cells += ["", ""]
+        rss = "%.0f" % peak_rss_mb(case.name) if case.rss else ""
+        print("| %s | %s | %.2f | %.1f | %s |" % (
+            case.name, " | ".join(cells), rlx_ms[1] / rlx_ms[THREADS[-1]],
+            jit_s, rss), flush=True)
 
 
 if __name__ == "__main__":
-    main()
+    if len(sys.argv) > 2 and sys.argv[1] == "--rss":
+        rss_main(sys.argv[2])
+    else:
+        main()

@@ -69,6 +69,12 @@ void rlxTensorsDestroy(RlxTensor *tensors, size_t count);
 
 void rlxStringDestroy(char *string);
 
+/// The number of threads of the parallel loops of compiled code (default:
+/// the environment's RLX_NUM_THREADS, else the number of cores); values
+/// < 1 restore the default. Results are bitwise the same for any count.
+void rlxSetNumThreads(int numThreads);
+int rlxGetNumThreads(void);
+
 #ifdef __cplusplus
 }
 #endif

@@ -116,3 +116,9 @@ extern "C" void rlxTensorsDestroy(RlxTensor *tensors, size_t count) {
 }
 
 extern "C" void rlxStringDestroy(char *string) { std::free(string); }
+
+extern "C" void rlxSetNumThreads(int numThreads) {
+  rlx::runtime::setNumThreads(numThreads);
+}
+
+extern "C" int rlxGetNumThreads(void) { return rlx::runtime::getNumThreads(); }

@@ -29,10 +29,13 @@
 #include "llvm/Support/TargetSelect.h"
 #include "llvm/Support/raw_ostream.h"
 
+#include <atomic>
 #include <csetjmp>
 #include <cstdlib>
 #include <cstring>
+#include <dlfcn.h>
 #include <mutex>
+#include <thread>
 
 using namespace rlx::runtime;
 using llvm::Expected;
@@ -143,6 +146,55 @@ extern "C" void rlxJitAbort() {
   std::abort();
 }
 
+//===----------------------------------------------------------------------===//
+// Threads: the parallel loops of compiled code are OpenMP loops (libomp,
+// loaded with the first module). Their thread count is libomp's for the
+// calling thread; each call sets it when it differs from the requested one.
+//===----------------------------------------------------------------------===//
+
+static int defaultNumThreads() {
+  if (const char *env = std::getenv("RLX_NUM_THREADS")) {
+    int n = std::atoi(env);
+    if (n > 0)
+      return n;
+  }
+  return std::max(1u, std::thread::hardware_concurrency());
+}
+
+static std::atomic<int> requestedThreads{0};
+
+void rlx::runtime::setNumThreads(int numThreads) {
+  requestedThreads = numThreads > 0 ? numThreads : defaultNumThreads();
+}
+
+int rlx::runtime::getNumThreads() {
+  int n = requestedThreads;
+  return n > 0 ? n : defaultNumThreads();
+}
+
+/// libomp's omp_set_num_threads, or null when libomp is not loadable.
+static void (*ompSetNumThreads())(int) {
+  static void (*fn)(int) = [] {
+    void *handle = dlopen(RLX_OMP_LIBRARY, RTLD_NOW | RTLD_GLOBAL);
+    if (!handle)
+      return static_cast<void (*)(int)>(nullptr);
+    return reinterpret_cast<void (*)(int)>(
+        dlsym(handle, "omp_set_num_threads"));
+  }();
+  return fn;
+}
+
+/// Sets the calling thread's OpenMP thread count before a call.
+static void applyNumThreads() {
+  static thread_local int applied = 0;
+  int n = rlx::runtime::getNumThreads();
+  if (n == applied)
+    return;
+  if (auto fn = ompSetNumThreads())
+    fn(n);
+  applied = n;
+}
+
 struct JitModule::Impl {
   std::unique_ptr<mlir::ExecutionEngine> engine;
   std::vector<FunctionSignature> functions;
@@ -223,9 +275,11 @@ JitModule::compile(StringRef source, StringRef pipelineOptions) {
                      llvm::toString(targetMachine.takeError()));
   auto transformer = mlir::makeOptimizingTransformer(
       /*optLevel=*/3, /*sizeLevel=*/0, targetMachine->get());
-  llvm::SmallVector<StringRef, 1> libs;
+  llvm::SmallVector<StringRef, 2> libs;
   if (llvm::sys::fs::exists(RLX_C_RUNNER_UTILS))
     libs.push_back(RLX_C_RUNNER_UTILS); // memrefCopy for strided copies
+  if (ompSetNumThreads())
+    libs.push_back(RLX_OMP_LIBRARY); // the OpenMP runtime of the threads
   mlir::ExecutionEngineOptions engineOptions;
   engineOptions.transformer = transformer;
   engineOptions.jitCodeGenOptLevel = llvm::CodeGenOptLevel::Aggressive;
@@ -402,6 +456,7 @@ JitModule::call(StringRef name, llvm::ArrayRef<TensorView> inputs) {
   if (!fn)
     return makeError("function '" + name +
                      "' was not compiled: " + llvm::toString(fn.takeError()));
+  applyNumThreads();
   std::jmp_buf jump;
   activeCall = &jump;
   failedCheck.clear();

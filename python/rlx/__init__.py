@@ -74,6 +74,8 @@ def _library():
         ctypes.POINTER(ctypes.c_void_p)]
     lib.rlxTensorsDestroy.argtypes = [ctypes.POINTER(_Tensor), ctypes.c_size_t]
     lib.rlxStringDestroy.argtypes = [ctypes.c_void_p]
+    lib.rlxSetNumThreads.argtypes = [ctypes.c_int]
+    lib.rlxGetNumThreads.restype = ctypes.c_int
     del err
     _lib = lib
     return lib
@@ -145,13 +147,28 @@ class Module:
         return results[0] if len(results) == 1 else tuple(results)
 
 
-def compile(source, options=None):
+def set_num_threads(n):
+    """Sets the number of threads of compiled code's parallel loops (default:
+    the environment's RLX_NUM_THREADS, else the number of cores; n < 1
+    restores it). Results are bitwise the same for any count."""
+    _library().rlxSetNumThreads(int(n))
+
+
+def get_num_threads():
+    """The number of threads compiled code runs its parallel loops on."""
+    return _library().rlxGetNumThreads()
+
+
+def compile(source, options=None, num_threads=None):
     """Compiles MLIR text (rlx ops and upstream dialects) to a Module.
 
     `options` is the rlx-to-llvm pipeline option string, e.g.
     "cumsum-matrix-max-length=64 scan-unroll-max-length=16".
+    `num_threads`, when given, calls set_num_threads(num_threads).
     """
     lib = _library()
+    if num_threads is not None:
+        set_num_threads(num_threads)
     data = source.encode() if isinstance(source, str) else bytes(source)
     err = ctypes.c_void_p()
     handle = lib.rlxModuleCompile(data, len(data),

@@ -1,5 +1,5 @@
-// RUN: rlx-opt %s --split-input-file --rlx-decompose-backward | FileCheck %s
-// RUN: rlx-opt %s --split-input-file --rlx-decompose-backward=im2col-max-elements=1200 | FileCheck %s --check-prefix=TILED
+// RUN: rlx-opt %s --split-input-file --rlx-decompose-backward=conv-direct=false | FileCheck %s
+// RUN: rlx-opt %s --split-input-file --rlx-decompose-backward="conv-direct=false im2col-max-elements=1200" | FileCheck %s --check-prefix=TILED
 
 // dw[co, (c,a,b)] = dyT[co, (n,i,j)] x col[(n,i,j), (c,a,b)]: pad, ONE im2col
 // generic whose map encodes stride/dilation, a real transpose of dy, ONE matmul.

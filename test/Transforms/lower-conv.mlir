@@ -1,4 +1,4 @@
-// RUN: rlx-opt %s --split-input-file --rlx-lower-to-linalg | FileCheck %s
+// RUN: rlx-opt %s --split-input-file --rlx-lower-to-linalg=forward-conv-direct=false | FileCheck %s
 
 // y = conv_2d_nchw_fchw(pad(x, p), w) with the stride and dilation as attributes.
 // CHECK-LABEL: func.func @conv

@@ -66,6 +66,12 @@ struct FunctionSignature {
   std::string why;
 };
 
+/// The number of threads the parallel loops of compiled code run on
+/// (OpenMP). The default is the environment's RLX_NUM_THREADS, else the
+/// number of cores. Results do not depend on it (no reduction is split).
+void setNumThreads(int numThreads);
+int getNumThreads();
+
 class JitModule {
 public:
   /// Parses, verifies, lowers (rlx-to-llvm with `pipelineOptions`, e.g.

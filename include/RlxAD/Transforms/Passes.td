@@ -51,6 +51,14 @@ def RlxDecomposeBackward : Pass<"rlx-decompose-backward"> {
            "Cap on the im2col buffer of conv2d_backward_weight, in elements; "
            "above it the N*Ho*Wo dimension is tiled with an scf.for "
            "(0 = no cap)">,
+    Option<"convDirect", "conv-direct", "bool", /*default=*/"true",
+           "conv2d_backward_weight as one contraction with the im2col folded "
+           "into its indexing (implicit GEMM, no im2col buffer) instead of "
+           "im2col + matmul">,
+    Option<"attentionPerHead", "attention-per-head", "bool",
+           /*default=*/"true",
+           "attention_backward one (batch, head) at a time (an scf.for "
+           "nest), so the [Sq, Sk] temporaries exist for one head only">,
   ];
   let dependentDialects = [
     "::mlir::arith::ArithDialect", "::mlir::linalg::LinalgDialect",
@@ -77,6 +85,12 @@ def RlxLowerToLinalg : Pass<"rlx-lower-to-linalg"> {
            "int64_t", /*default=*/"256",
            "Longest static axis for which rlx.cumsum uses a triangular "
            "ones-matrix matmul; longer or dynamic axes use an O(L) scan">,
+    Option<"forwardConvDirect", "forward-conv-direct", "bool",
+           /*default=*/"true",
+           "conv2d as a direct-convolution contraction (a linalg.generic; "
+           "a stride along W splits the input into W phases so that the "
+           "output columns read unit-stride rows) instead of "
+           "linalg.conv_2d_nchw_fchw">,
   ];
   let dependentDialects = [
     "::mlir::arith::ArithDialect", "::mlir::linalg::LinalgDialect",
@@ -131,6 +145,37 @@ def RlxCheckShapes : Pass<"rlx-check-shapes"> {
     "::mlir::affine::AffineDialect", "::mlir::arith::ArithDialect",
     "::mlir::cf::ControlFlowDialect", "::mlir::index::IndexDialect",
     "::mlir::scf::SCFDialect", "::mlir::tensor::TensorDialect"
+  ];
+}
+
+def RlxOptimizeContractions : Pass<"rlx-optimize-contractions"> {
+  let summary = "Tile, vectorize and parallelize linalg contractions";
+  let description = [{
+    Rewrites every linalg contraction on tensors, C += A * B
+    (`linalg.matmul`, `linalg.batch_matmul`, `linalg.contract`, contraction
+    generics, and generics indexed by sums of dims such as a direct
+    convolution; f32 and f64) into a register-blocked micro-kernel:
+    `scf.forall` over blocks of C (one thread per block; the reduction is
+    never split, so results do not depend on the thread count), an `scf.for`
+    over blocks of the reduction, and MR x NR register tiles (peeled so that
+    the main tiles are static) whose reduction loop keeps the C rows in
+    vector registers and issues broadcast(A) x vector(B) `vector.fma`s. The
+    operand whose rows are loaded (B) is copied into a layout with the
+    vectorized dim last when it is not. Tile sizes come from the shapes and
+    the vector width. Tiles with a dynamic m or n extent are left to the
+    scalar loop lowering.
+  }];
+  let options = [
+    Option<"vectorBits", "vector-bits", "int64_t", /*default=*/"0",
+           "The vector register width in bits (0: the host's)">,
+    Option<"parallel", "parallel", "bool", /*default=*/"true",
+           "Tile the result blocks with scf.forall (threads) instead of "
+           "scf.for">,
+  ];
+  let dependentDialects = [
+    "::mlir::affine::AffineDialect", "::mlir::arith::ArithDialect",
+    "::mlir::linalg::LinalgDialect", "::mlir::scf::SCFDialect",
+    "::mlir::tensor::TensorDialect", "::mlir::vector::VectorDialect"
   ];
 }
 

@@ -24,6 +24,9 @@ struct RlxPipelineOptions : public PassPipelineOptions<RlxPipelineOptions> {
                            Field, Arg)
 #define RLX_LOWER_TO_LINALG_OPTION(Field, Arg)                                 \
   RLX_PIPELINE_PASS_OPTION(RlxLowerToLinalg, "rlx-lower-to-linalg", Field, Arg)
+#define RLX_OPTIMIZE_CONTRACTIONS_OPTION(Field, Arg)                           \
+  RLX_PIPELINE_PASS_OPTION(RlxOptimizeContractions,                            \
+                           "rlx-optimize-contractions", Field, Arg)
 #include "RlxAD/Transforms/PassOptions.def"
 #undef RLX_PIPELINE_PASS_OPTION
 
@@ -31,6 +34,7 @@ struct RlxPipelineOptions : public PassPipelineOptions<RlxPipelineOptions> {
   /// rewrite options from the fields above, the others at their defaults).
   RlxDecomposeBackwardOptions decomposeBackwardOptions() const;
   RlxLowerToLinalgOptions lowerToLinalgOptions() const;
+  RlxOptimizeContractionsOptions optimizeContractionsOptions() const;
 
   //===--------------------------------------------------------------------===//
   // Stages of rlx-to-llvm after rlx-to-linalg.
@@ -63,6 +67,19 @@ struct RlxPipelineOptions : public PassPipelineOptions<RlxPipelineOptions> {
   // fusion, threads) go here; the options of the passes those stages run go
   // in Passes.td and PassOptions.def like the rewrite options above.
   //===--------------------------------------------------------------------===//
+  PassOptions::Option<bool> optimizeContractions{
+      *this, "optimize-contractions",
+      llvm::cl::desc("rlx-to-llvm: tile, vectorize and parallelize linalg "
+                     "contractions into register-blocked micro-kernels "
+                     "(rlx-optimize-contractions)"),
+      llvm::cl::init(true)};
+  PassOptions::Option<bool> threads{
+      *this, "threads",
+      llvm::cl::desc("rlx-to-llvm: run the parallel loops (scf.forall) of "
+                     "the optimised code on OpenMP threads (libomp; the "
+                     "count is set at run time, RLX_NUM_THREADS); off: "
+                     "sequential loops"),
+      llvm::cl::init(true)};
 };
 
 /// rlx -> linalg on tensors: decompose backward ops, lower forward ops,

@@ -16,6 +16,9 @@
 // constant -1e9 (whose derivative is 0), else 1. A bias adds to the score,
 // so the gradient passes through it. dv needs neither dP nor dS.
 //
+// With attention-per-head (the default) this runs one (batch, head) at a
+// time in an scf.for nest: the [Sq, Sk] temporaries exist for one head only.
+//
 //===----------------------------------------------------------------------===//
 #include "Attention/AttentionUtils.h"
 #include "Common/Builders.h"
@@ -24,6 +27,7 @@
 #include "RlxAD/Dialect/Rlx/IR/RlxAttentionOps.h"
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/Math/IR/Math.h"
+#include "mlir/Dialect/SCF/IR/SCF.h"
 #include "mlir/Dialect/Tensor/IR/Tensor.h"
 
 using namespace mlir;
@@ -90,44 +94,112 @@ static Value buildScoreGradient(OpBuilder &b, Location loc,
       })[0];
 }
 
-/// dq, dk or dv of rlx.attention (see the file comment).
-static FailureOr<SmallVector<Value>>
-decomposeAttentionBackward(RewriterBase &rewriter, AttentionBackwardOp op,
-                           const DecompositionOptions &) {
-  AttentionSpec spec = getAttentionSpec(op);
-  Location loc = op.getLoc();
-  MLIRContext *ctx = rewriter.getContext();
-  AttentionWrt wrt = op.getWrt();
-  Value q = attentionView(rewriter, loc, spec, op.getQ());
-  Value k = attentionView(rewriter, loc, spec, op.getK());
-  Value dy = attentionView(rewriter, loc, spec, op.getDy());
+/// dq, dk or dv from the 4-D views (any number of batches and heads).
+static Value buildAttentionGrad(OpBuilder &b, Location loc,
+                                const AttentionSpec &spec, AttentionWrt wrt,
+                                Value q, Value k, Value v, Value dy, Value mask,
+                                bool viewV) {
+  MLIRContext *ctx = b.getContext();
   AffineMap scoreMap = attentionScoreMap(ctx);
   AffineMap rowsOfQ = attentionSeqMap(ctx, spec, kDimI);
   AffineMap rowsOfK = attentionSeqMap(ctx, spec, kDimJ);
+  AttentionProbs probs = buildAttentionProbs(b, loc, spec, q, k, mask);
+  if (viewV) // v is only needed from here on
+    v = attentionView(b, loc, spec, v);
+  if (wrt == AttentionWrt::value) // dv[b,h,j,d] = sum_i P * dy[b,h,i,d]
+    return buildContraction(b, loc, probs.probs, scoreMap, dy, rowsOfQ,
+                            filledLike(b, loc, v, 0.0), rowsOfK);
+  // dP[b,h,i,j] = sum_d dy[b,h,i,d] * v[b,h,j,d].
+  Value dP = buildContraction(b, loc, dy, rowsOfQ, v, rowsOfK,
+                              filledLike(b, loc, probs.probs, 0.0), scoreMap);
+  Value dS = buildScoreGradient(b, loc, spec, probs, dP, mask);
+  if (wrt == AttentionWrt::query) // dq[b,h,i,d] = sum_j dS * k[b,h,j,d]
+    return buildContraction(b, loc, dS, scoreMap, k, rowsOfK,
+                            filledLike(b, loc, q, 0.0), rowsOfQ);
+  // dk[b,h,j,d] = sum_i dS * q[b,h,i,d]
+  return buildContraction(b, loc, dS, scoreMap, q, rowsOfQ,
+                          filledLike(b, loc, k, 0.0), rowsOfK);
+}
 
-  AttentionProbs probs =
-      buildAttentionProbs(rewriter, loc, spec, q, k, op.getMask());
+/// attention-per-head: the same computation one (batch, head) at a time in
+/// an scf.for nest, so that the [Sq, Sk] temporaries (S, P, dP, dS) exist
+/// for one head at a time: O(B*H*S*D + Sq*Sk) memory instead of
+/// O(B*H*Sq*Sk). Masks that are operands and not shared by every head
+/// (custom, rank-4 bias) keep the all-heads form.
+static Value buildAttentionGradPerHead(OpBuilder &b, Location loc,
+                                       const AttentionSpec &spec,
+                                       AttentionWrt wrt, Value q, Value k,
+                                       Value v, Value dy, Value mask) {
+  Value like = wrt == AttentionWrt::query ? q
+               : wrt == AttentionWrt::key ? k
+                                          : v;
+  // View dims: [B, H, S, D], or [B, S, H, D] when sequence-major.
+  int64_t headDim = spec.seqMajor ? 2 : 1;
+  Value c0 = arith::ConstantIndexOp::create(b, loc, 0);
+  Value c1 = arith::ConstantIndexOp::create(b, loc, 1);
+  Value numBatches = tensor::DimOp::create(b, loc, like, 0);
+  Value numHeads = tensor::DimOp::create(b, loc, like, headDim);
+  Value init = emptyLike(b, loc, like);
+  auto slice = [&](OpBuilder &nb, Location nloc, Value x, Value bi, Value hi) {
+    auto type = cast<RankedTensorType>(x.getType());
+    SmallVector<OpFoldResult> offsets(4, nb.getIndexAttr(0)), sizes,
+        strides(4, nb.getIndexAttr(1));
+    for (int64_t i = 0; i < 4; ++i)
+      sizes.push_back(tensor::getMixedSize(nb, nloc, x, i));
+    offsets[0] = bi;
+    offsets[headDim] = hi;
+    sizes[0] = nb.getIndexAttr(1);
+    sizes[headDim] = nb.getIndexAttr(1);
+    SmallVector<int64_t> shape(type.getShape());
+    shape[0] = shape[headDim] = 1;
+    return tensor::ExtractSliceOp::create(nb, nloc, type.clone(shape), x,
+                                          offsets, sizes, strides)
+        .getResult();
+  };
+  scf::LoopNest nest = scf::buildLoopNest(
+      b, loc, {c0, c0}, {numBatches, numHeads}, {c1, c1}, {init},
+      [&](OpBuilder &nb, Location nloc, ValueRange ivs,
+          ValueRange acc) -> scf::ValueVector {
+        AttentionSpec headSpec = spec;
+        headSpec.numHeads = 1; // the score shapes of one head
+        Value grad = buildAttentionGrad(
+            nb, nloc, headSpec, wrt, slice(nb, nloc, q, ivs[0], ivs[1]),
+            slice(nb, nloc, k, ivs[0], ivs[1]),
+            slice(nb, nloc, v, ivs[0], ivs[1]),
+            slice(nb, nloc, dy, ivs[0], ivs[1]), mask, /*viewV=*/false);
+        SmallVector<OpFoldResult> offsets(4, nb.getIndexAttr(0)), sizes,
+            strides(4, nb.getIndexAttr(1));
+        for (int64_t i = 0; i < 4; ++i)
+          sizes.push_back(tensor::getMixedSize(nb, nloc, grad, i));
+        offsets[0] = ivs[0];
+        offsets[headDim] = ivs[1];
+        return {tensor::InsertSliceOp::create(nb, nloc, grad, acc[0], offsets,
+                                              sizes, strides)
+                    .getResult()};
+      });
+  return nest.results[0];
+}
 
+/// dq, dk or dv of rlx.attention (see the file comment).
+static FailureOr<SmallVector<Value>>
+decomposeAttentionBackward(RewriterBase &rewriter, AttentionBackwardOp op,
+                           const DecompositionOptions &options) {
+  AttentionSpec spec = getAttentionSpec(op);
+  Location loc = op.getLoc();
+  Value q = attentionView(rewriter, loc, spec, op.getQ());
+  Value k = attentionView(rewriter, loc, spec, op.getK());
+  Value dy = attentionView(rewriter, loc, spec, op.getDy());
+  Value mask = op.getMask();
+  bool sharedMask = !mask || (spec.maskKind != MaskKind::custom &&
+                              cast<ShapedType>(mask.getType()).getRank() == 2);
   Value grad;
-  if (wrt == AttentionWrt::value) {
-    // dv[b,h,j,d] = sum_i P[b,h,i,j] * dy[b,h,i,d].
-    Value v = attentionView(rewriter, loc, spec, op.getV());
-    grad = buildContraction(rewriter, loc, probs.probs, scoreMap, dy, rowsOfQ,
-                            filledLike(rewriter, loc, v, 0.0), rowsOfK);
-  } else {
-    // dP[b,h,i,j] = sum_d dy[b,h,i,d] * v[b,h,j,d].
-    Value v = attentionView(rewriter, loc, spec, op.getV());
-    Value dP =
-        buildContraction(rewriter, loc, dy, rowsOfQ, v, rowsOfK,
-                         filledLike(rewriter, loc, probs.probs, 0.0), scoreMap);
-    Value dS = buildScoreGradient(rewriter, loc, spec, probs, dP, op.getMask());
-    if (wrt == AttentionWrt::query) // dq[b,h,i,d] = sum_j dS * k[b,h,j,d]
-      grad = buildContraction(rewriter, loc, dS, scoreMap, k, rowsOfK,
-                              filledLike(rewriter, loc, q, 0.0), rowsOfQ);
-    else // dk[b,h,j,d] = sum_i dS * q[b,h,i,d]
-      grad = buildContraction(rewriter, loc, dS, scoreMap, q, rowsOfQ,
-                              filledLike(rewriter, loc, k, 0.0), rowsOfK);
-  }
+  if (options.attentionPerHead && sharedMask)
+    grad = buildAttentionGradPerHead(
+        rewriter, loc, spec, op.getWrt(), q, k,
+        attentionView(rewriter, loc, spec, op.getV()), dy, mask);
+  else
+    grad = buildAttentionGrad(rewriter, loc, spec, op.getWrt(), q, k, op.getV(),
+                              dy, mask, /*viewV=*/true);
   return SmallVector<Value>{attentionUnview(rewriter, loc, spec, grad)};
 }
 

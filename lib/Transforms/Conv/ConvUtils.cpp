@@ -2,6 +2,7 @@
 #include "Conv/ConvUtils.h"
 #include "Common/Builders.h"
 
+#include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/Linalg/IR/Linalg.h"
 #include "mlir/Dialect/Tensor/IR/Tensor.h"
 
@@ -104,4 +105,75 @@ Value mlir::rlx::buildGroupedConv2d(OpBuilder &b, Location loc, Value input,
                    .getResult(0);
   return tensor::CollapseShapeOp::create(
       b, loc, outG, SmallVector<ReassociationIndices>{{0}, {1, 2}, {3}, {4}});
+}
+
+Value mlir::rlx::buildDirectConv2d(OpBuilder &b, Location loc, Value input,
+                                   Value filter, int64_t groups,
+                                   ArrayRef<int64_t> stride,
+                                   ArrayRef<int64_t> dilation) {
+  MLIRContext *ctx = b.getContext();
+  auto inType = cast<RankedTensorType>(input.getType());
+  auto fType = cast<RankedTensorType>(filter.getType());
+  Type elementType = inType.getElementType();
+  int64_t outChannels = fType.getDimSize(0), g = groups;
+  int64_t cig = fType.getDimSize(1), cog = outChannels / g;
+  SmallVector<int64_t> outSpatial;
+  for (int64_t i = 0; i < 2; ++i)
+    outSpatial.push_back((inType.getDimSize(2 + i) -
+                          dilation[i] * (fType.getDimSize(2 + i) - 1) - 1) /
+                             stride[i] +
+                         1);
+  OpFoldResult batch = tensor::getMixedSize(b, loc, input, 0);
+
+  // Loops (n, g, f, i, j, c, a, b).
+  AffineExpr n, gg, f, i, j, c, ka, kb;
+  bindDims(ctx, n, gg, f, i, j, c, ka, kb);
+  AffineExpr row = i * stride[0] + ka * dilation[0];
+  AffineMap inMap;
+  int64_t s = stride[1];
+  if (s == 1) {
+    inMap =
+        AffineMap::get(8, 0, {n, gg * cig + c, row, j + kb * dilation[1]}, ctx);
+  } else {
+    // Pad W to s * Q, then xw[n, ch, h, p, q] = input[n, ch, h, p + s*q].
+    int64_t w = inType.getDimSize(3), q = llvm::divideCeil(w, s);
+    input = padSpatial(b, loc, input, {0, 0}, {0, s * q - w});
+    AffineExpr e0, e1, e2, e3, e4;
+    bindDims(ctx, e0, e1, e2, e3, e4);
+    Value xwInit = tensor::EmptyOp::create(
+        b, loc,
+        ArrayRef<OpFoldResult>{batch, b.getIndexAttr(inType.getDimSize(1)),
+                               b.getIndexAttr(inType.getDimSize(2)),
+                               b.getIndexAttr(s), b.getIndexAttr(q)},
+        elementType);
+    input = buildGeneric(
+        b, loc, {{input, AffineMap::get(5, 0, {e0, e1, e2, e3 + e4 * s}, ctx)}},
+        {{xwInit, AffineMap::getMultiDimIdentityMap(5, ctx)}},
+        [](OpBuilder &, Location, ValueRange args) {
+          return SmallVector<Value>{args[0]};
+        })[0];
+    AffineExpr tap = kb * dilation[1];
+    inMap = AffineMap::get(
+        8, 0, {n, gg * cig + c, row, tap % s, j + tap.floorDiv(s)}, ctx);
+  }
+  AffineMap fMap = AffineMap::get(8, 0, {gg * cog + f, c, ka, kb}, ctx);
+  AffineMap outMap = AffineMap::get(8, 0, {n, gg, f, i, j}, ctx);
+  Value init = filled(
+      b, loc,
+      tensor::EmptyOp::create(
+          b, loc,
+          ArrayRef<OpFoldResult>{batch, b.getIndexAttr(g), b.getIndexAttr(cog),
+                                 b.getIndexAttr(outSpatial[0]),
+                                 b.getIndexAttr(outSpatial[1])},
+          elementType),
+      0.0);
+  Value out = buildGeneric(
+      b, loc, {{filter, fMap}, {input, inMap}}, {{init, outMap}},
+      [](OpBuilder &bb, Location l, ValueRange args) {
+        Value prod = arith::MulFOp::create(bb, l, args[0], args[1]);
+        return SmallVector<Value>{
+            arith::AddFOp::create(bb, l, args[2], prod).getResult()};
+      })[0];
+  return tensor::CollapseShapeOp::create(
+      b, loc, out, SmallVector<ReassociationIndices>{{0}, {1, 2}, {3}, {4}});
 }

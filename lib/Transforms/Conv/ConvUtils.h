@@ -2,8 +2,9 @@
 //
 // The forward conv2d lowering and conv2d_backward_input (a transposed
 // convolution) both end in a grouped, unpadded linalg convolution; this is
-// where it is built, together with the precondition checks all three conv
-// rewrites share.
+// where it is built (as a named linalg convolution, or as a direct-convolution
+// contraction generic), together with the precondition checks all three
+// conv rewrites share.
 //
 //===----------------------------------------------------------------------===//
 #ifndef RLX_LIB_TRANSFORMS_CONV_CONVUTILS_H
@@ -36,6 +37,18 @@ Value padSpatial(OpBuilder &b, Location loc, Value x, ArrayRef<int64_t> low,
 Value buildGroupedConv2d(OpBuilder &b, Location loc, Value input, Value filter,
                          int64_t groups, ArrayRef<int64_t> stride,
                          ArrayRef<int64_t> dilation);
+
+/// The same convolution as one contraction generic over
+/// (n, g, f, i, j, c, a, b) into [N, G, F, Ho, Wo] (then collapsed to
+/// [N, G*F, Ho, Wo]), which rlx-optimize-contractions turns into a
+/// micro-kernel that vectorizes along j. With a stride s > 1 along W the
+/// input is first split into its s column phases,
+///   xw[n, ch, h, p, q] = input[n, ch, h, p + s*q],
+/// and read as xw[.., (b*d) mod s, j + (b*d) floordiv s], so that the
+/// output columns j still read unit-stride rows.
+Value buildDirectConv2d(OpBuilder &b, Location loc, Value input, Value filter,
+                        int64_t groups, ArrayRef<int64_t> stride,
+                        ArrayRef<int64_t> dilation);
 
 } // namespace mlir::rlx
 

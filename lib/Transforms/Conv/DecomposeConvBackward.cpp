@@ -12,6 +12,12 @@
 // With im2col-max-elements the batch dimension is tiled by an scf.for that
 // accumulates into the [Co, Cig*kH*kW] result.
 //
+// With conv-direct (the default) the weight gradient is one implicit-GEMM
+// contraction instead (no im2col buffer; directWeightGrad), and the input
+// gradient of an undilated convolution is computed one stride phase at a
+// time, each a stride-1 contraction over only the taps that reach it (no
+// inserted zeros; directInputGrad). Otherwise:
+//
 // conv2d_backward_input: the transposed convolution. dy is dilated by the
 // stride (zeros inserted) and padded by d(k-1) - p on each side (one strided
 // tensor.insert_slice into a zero tensor; negative padding crops dy first),
@@ -43,12 +49,141 @@ using namespace mlir::rlx;
 // conv2d_backward_input
 //===----------------------------------------------------------------------===//
 
+/// conv-direct (dilation 1): dx one stride phase (rh, rw) at a time, each a
+/// stride-1 contraction over only the taps that reach it, so that no
+/// inserted zero is multiplied. For h = rh + s*u the taps are
+/// a = a0 + s*t (a0 = (rh + p) mod s, t < T = ceil((k - a0) / s)) and read
+/// dy row i = u + e - t (e = (rh + p - a0) / s):
+///
+///   dxph[n, g, c, u, v] = sum_{o, t, t'} w[g, o, c, a0 + s*t, b0 + s*t']
+///                         * dyp[n, g, o, L + u + e - t, L' + v + e' - t']
+///   dx[n, g*Cig + c, rh + s*u, rw + s*v] = dxph[n, g, c, u, v]
+///
+/// dyp is dy zero-padded by the L / R the phases reach beyond it.
+static Value directInputGrad(OpBuilder &b, Location loc,
+                             Conv2dBackwardInputOp op, Value dy, Value w,
+                             RankedTensorType dxType) {
+  MLIRContext *ctx = b.getContext();
+  auto dyType = cast<RankedTensorType>(dy.getType());
+  auto wType = cast<RankedTensorType>(w.getType());
+  Type elementType = dyType.getElementType();
+  ArrayRef<int64_t> stride = op.getStride(), padding = op.getPadding();
+  int64_t groups = op.getGroups();
+  int64_t co = wType.getDimSize(0), cig = wType.getDimSize(1),
+          cog = co / groups;
+  // Per axis and phase r: first tap, tap count, row offset, output rows.
+  struct Phase {
+    int64_t a0, taps, e, rows;
+  };
+  SmallVector<SmallVector<Phase>> phases(2);
+  SmallVector<int64_t> low(2, 0), high(2, 0);
+  for (int64_t ax = 0; ax < 2; ++ax) {
+    int64_t s = stride[ax], p = padding[ax], k = wType.getDimSize(2 + ax);
+    int64_t out = dxType.getDimSize(2 + ax), in = dyType.getDimSize(2 + ax);
+    for (int64_t r = 0; r < s; ++r) {
+      Phase ph;
+      ph.a0 = (r + p) % s;
+      ph.taps = ph.a0 < k ? llvm::divideCeil(k - ph.a0, s) : 0;
+      ph.e = (r + p - ph.a0) / s;
+      ph.rows = r < out ? llvm::divideCeil(out - r, s) : 0;
+      if (ph.taps > 0 && ph.rows > 0) {
+        low[ax] = std::max(low[ax], ph.taps - 1 - ph.e);
+        high[ax] = std::max(high[ax], ph.rows - 1 + ph.e - (in - 1));
+      }
+      phases[ax].push_back(ph);
+    }
+  }
+  Value dyp = padSpatial(b, loc, dy, low, high);
+  auto dypType = cast<RankedTensorType>(dyp.getType());
+  // [N, G*Cog, Hp, Wp] -> [N, G, Cog, Hp, Wp]; w -> [G, Cog, Cig, kH, kW].
+  dyp = tensor::ExpandShapeOp::create(
+      b, loc,
+      RankedTensorType::get({dypType.getDimSize(0), groups, cog,
+                             dypType.getDimSize(2), dypType.getDimSize(3)},
+                            elementType),
+      dyp, SmallVector<ReassociationIndices>{{0}, {1, 2}, {3}, {4}});
+  Value wG = tensor::ExpandShapeOp::create(
+      b, loc,
+      RankedTensorType::get(
+          {groups, cog, cig, wType.getDimSize(2), wType.getDimSize(3)},
+          elementType),
+      w, SmallVector<ReassociationIndices>{{0, 1}, {2}, {3}, {4}});
+
+  OpFoldResult batch = tensor::getMixedSize(b, loc, dy, 0);
+  OpFoldResult zero = b.getIndexAttr(0), one = b.getIndexAttr(1);
+  Value dx = tensor::EmptyOp::create(
+      b, loc,
+      ArrayRef<OpFoldResult>{batch, b.getIndexAttr(dxType.getDimSize(1)),
+                             b.getIndexAttr(dxType.getDimSize(2)),
+                             b.getIndexAttr(dxType.getDimSize(3))},
+      elementType);
+  // Loops (n, g, c, u, v, o, t, t').
+  AffineExpr n, g, c, u, v, o, t, t2;
+  bindDims(ctx, n, g, c, u, v, o, t, t2);
+  for (int64_t rh = 0; rh < stride[0]; ++rh) {
+    for (int64_t rw = 0; rw < stride[1]; ++rw) {
+      const Phase &ph = phases[0][rh], &pw = phases[1][rw];
+      if (ph.rows == 0 || pw.rows == 0)
+        continue;
+      Value init =
+          filled(b, loc,
+                 tensor::EmptyOp::create(
+                     b, loc,
+                     ArrayRef<OpFoldResult>{
+                         batch, b.getIndexAttr(groups), b.getIndexAttr(cig),
+                         b.getIndexAttr(ph.rows), b.getIndexAttr(pw.rows)},
+                     elementType),
+                 0.0);
+      Value part = init;
+      if (ph.taps > 0 && pw.taps > 0) {
+        Value wph = tensor::ExtractSliceOp::create(
+            b, loc,
+            RankedTensorType::get({groups, cog, cig, ph.taps, pw.taps},
+                                  elementType),
+            wG,
+            ArrayRef<OpFoldResult>{zero, zero, zero, b.getIndexAttr(ph.a0),
+                                   b.getIndexAttr(pw.a0)},
+            ArrayRef<OpFoldResult>{b.getIndexAttr(groups), b.getIndexAttr(cog),
+                                   b.getIndexAttr(cig), b.getIndexAttr(ph.taps),
+                                   b.getIndexAttr(pw.taps)},
+            ArrayRef<OpFoldResult>{one, one, one, b.getIndexAttr(stride[0]),
+                                   b.getIndexAttr(stride[1])});
+        AffineMap wMap = AffineMap::get(8, 0, {g, o, c, t, t2}, ctx);
+        AffineMap dyMap = AffineMap::get(
+            8, 0, {n, g, o, u + (low[0] + ph.e) - t, v + (low[1] + pw.e) - t2},
+            ctx);
+        AffineMap outMap = AffineMap::get(8, 0, {n, g, c, u, v}, ctx);
+        part = buildGeneric(
+            b, loc, {{wph, wMap}, {dyp, dyMap}}, {{init, outMap}},
+            [](OpBuilder &bb, Location l, ValueRange args) {
+              Value prod = arith::MulFOp::create(bb, l, args[0], args[1]);
+              return SmallVector<Value>{
+                  arith::AddFOp::create(bb, l, args[2], prod).getResult()};
+            })[0];
+      }
+      part = tensor::CollapseShapeOp::create(
+          b, loc, part,
+          SmallVector<ReassociationIndices>{{0}, {1, 2}, {3}, {4}});
+      dx = tensor::InsertSliceOp::create(
+          b, loc, part, dx,
+          ArrayRef<OpFoldResult>{zero, zero, b.getIndexAttr(rh),
+                                 b.getIndexAttr(rw)},
+          ArrayRef<OpFoldResult>{batch, b.getIndexAttr(dxType.getDimSize(1)),
+                                 b.getIndexAttr(ph.rows),
+                                 b.getIndexAttr(pw.rows)},
+          ArrayRef<OpFoldResult>{one, one, b.getIndexAttr(stride[0]),
+                                 b.getIndexAttr(stride[1])});
+    }
+  }
+  return dx;
+}
+
 /// dx[n, g*Cig + c, h, v] = sum dy[n, g*Cog + o, i, j] * w[g*Cog + o, c, a, b]
 /// over i*s - p + a*d = h, j*s - p + b*d = v, as the stride-1 convolution of
 /// the zero-dilated, (d(k-1) - p)-padded dy with the flipped kernel.
 static FailureOr<SmallVector<Value>>
 decomposeConv2dBackwardInput(RewriterBase &rewriter, Conv2dBackwardInputOp op,
-                             const DecompositionOptions &) {
+                             const DecompositionOptions &options) {
   if (failed(requireStaticConvDims(rewriter, op, op.getDy(), "dy",
                                    /*includeBatch=*/false)) ||
       failed(requireStaticConvDims(rewriter, op, op.getW(), "w",
@@ -69,6 +204,9 @@ decomposeConv2dBackwardInput(RewriterBase &rewriter, Conv2dBackwardInputOp op,
   int64_t co = wType.getDimSize(0), cig = wType.getDimSize(1),
           cog = co / groups;
   SmallVector<int64_t> k = {wType.getDimSize(2), wType.getDimSize(3)};
+  if (options.convDirect && dilation[0] == 1 && dilation[1] == 1)
+    return SmallVector<Value>{
+        directInputGrad(rewriter, loc, op, dy, w, dxType)};
 
   // Per spatial axis: dy row i lands at row pl + i*s of the zero tensor of
   // length L = H + d(k-1) (pl = d(k-1) - p); rows outside [0, L) only ever
@@ -237,9 +375,70 @@ static Value accumulateWeightGrad(OpBuilder &b, Location loc,
       .getResult(0);
 }
 
+/// conv-direct: the weight gradient as one contraction with the im2col
+/// folded into its indexing (implicit GEMM), no [N*Ho*Wo, Ci*kH*kW] buffer:
+///
+///   dyT[n, i, j, co]        = dy[n, co, i, j]            (channels last)
+///   dwT[g, a, b, c, o]     += xp[n, g*Cig + c, i*s + a*d, j*s + b*d]
+///                             * dyT[n, i, j, g*Cog + o]  (sum over n, i, j)
+///   dw[g*Cog + o, c, a, b]  = dwT[g, a, b, c, o]
+///
+/// rlx-optimize-contractions turns the middle one into a micro-kernel that
+/// keeps a [c, o] tile in registers over the whole (n, i, j) reduction and
+/// loads rows of dyT along o.
+static Value directWeightGrad(OpBuilder &b, Location loc,
+                              Conv2dBackwardWeightOp op,
+                              const WeightGradShape &s, Value x, Value dy) {
+  MLIRContext *ctx = b.getContext();
+  Type elementType = cast<ShapedType>(x.getType()).getElementType();
+  ArrayRef<int64_t> stride = op.getStride(), dilation = op.getDilation();
+  Value xp = padSpatial(b, loc, x, op.getPadding(), op.getPadding());
+  OpFoldResult batch = tensor::getMixedSize(b, loc, dy, 0);
+  Value dyTInit = tensor::EmptyOp::create(
+      b, loc,
+      ArrayRef<OpFoldResult>{batch, b.getIndexAttr(s.ho), b.getIndexAttr(s.wo),
+                             b.getIndexAttr(s.co)},
+      elementType);
+  Value dyT = linalg::TransposeOp::create(b, loc, dy, dyTInit,
+                                          ArrayRef<int64_t>{0, 2, 3, 1})
+                  .getResult()[0];
+  // Loops (g, a, b, c, o, n, i, j).
+  AffineExpr g, ka, kb, c, o, n, i, j;
+  bindDims(ctx, g, ka, kb, c, o, n, i, j);
+  AffineMap xMap =
+      AffineMap::get(8, 0,
+                     {n, g * s.cig + c, i * stride[0] + ka * dilation[0],
+                      j * stride[1] + kb * dilation[1]},
+                     ctx);
+  AffineMap dyMap = AffineMap::get(8, 0, {n, i, j, g * s.cog + o}, ctx);
+  AffineMap outMap = AffineMap::get(8, 0, {g, ka, kb, c, o}, ctx);
+  auto dwTType =
+      RankedTensorType::get({s.groups, s.kh, s.kw, s.cig, s.cog}, elementType);
+  Value acc = filled(
+      b, loc, tensor::EmptyOp::create(b, loc, dwTType.getShape(), elementType),
+      0.0);
+  Value dwT = buildGeneric(
+      b, loc, {{xp, xMap}, {dyT, dyMap}}, {{acc, outMap}},
+      [](OpBuilder &bb, Location l, ValueRange args) {
+        Value prod = arith::MulFOp::create(bb, l, args[0], args[1]);
+        return SmallVector<Value>{
+            arith::AddFOp::create(bb, l, args[2], prod).getResult()};
+      })[0];
+  // [G, kH, kW, Cig, Cog] -> [G, Cog, Cig, kH, kW] -> [Co, Cig, kH, kW].
+  Value dwInit = tensor::EmptyOp::create(
+      b, loc, ArrayRef<int64_t>{s.groups, s.cog, s.cig, s.kh, s.kw},
+      elementType);
+  Value dw = linalg::TransposeOp::create(b, loc, dwT, dwInit,
+                                         ArrayRef<int64_t>{0, 4, 3, 1, 2})
+                 .getResult()[0];
+  return tensor::CollapseShapeOp::create(
+      b, loc, dw, SmallVector<ReassociationIndices>{{0, 1}, {2}, {3}, {4}});
+}
+
 /// dw[co, c, a, b] = sum_{n,i,j} dy[n, co, i, j]
 ///                   * xp[n, g(co)*Cig + c, i*s + a*d, j*s + b*d]
-/// as im2col + matmul, optionally tiled over the batch.
+/// as an implicit GEMM (conv-direct) or as im2col + matmul, optionally tiled
+/// over the batch.
 static FailureOr<SmallVector<Value>>
 decomposeConv2dBackwardWeight(RewriterBase &rewriter, Conv2dBackwardWeightOp op,
                               const DecompositionOptions &options) {
@@ -283,6 +482,9 @@ decomposeConv2dBackwardWeight(RewriterBase &rewriter, Conv2dBackwardWeightOp op,
   s.kw = dwType.getDimSize(3);
   s.ho = dyType.getDimSize(2);
   s.wo = dyType.getDimSize(3);
+
+  if (options.convDirect)
+    return SmallVector<Value>{directWeightGrad(rewriter, loc, op, s, x, dy)};
 
   // The accumulator: [Co, K], or [G, Cog, K] for the batched matmul.
   SmallVector<int64_t> accShape = {s.co, s.k()};

@@ -6,6 +6,10 @@
 //   y  = conv_2d_nchw_fchw(xp, w)          groups == 1
 //   y  = collapse(conv_2d_ngchw_gfchw(expand(xp), expand(w)))   groups > 1
 //
+// or, with forward-conv-direct (the default), one direct-convolution
+// contraction generic (ConvUtils.h, buildDirectConv2d) that
+// rlx-optimize-contractions vectorizes along the output columns.
+//
 //===----------------------------------------------------------------------===//
 #include "Common/Builders.h"
 #include "Common/PatternGlue.h"
@@ -19,7 +23,8 @@ using namespace mlir::rlx;
 /// y[n, co, i, j] = sum_{c, a, b} w[co, c, a, b]
 ///                  * xp[n, g(co)*Ci/G + c, i*s + a*d, j*s + b*d].
 static FailureOr<SmallVector<Value>>
-lowerConv2d(RewriterBase &rewriter, Conv2dOp op, const LoweringOptions &) {
+lowerConv2d(RewriterBase &rewriter, Conv2dOp op,
+            const LoweringOptions &options) {
   if (failed(requireStaticConvDims(rewriter, op, op.getX(), "x",
                                    /*includeBatch=*/false)) ||
       failed(requireStaticConvDims(rewriter, op, op.getW(), "w",
@@ -28,7 +33,11 @@ lowerConv2d(RewriterBase &rewriter, Conv2dOp op, const LoweringOptions &) {
   Location loc = op.getLoc();
   Value xp =
       padSpatial(rewriter, loc, op.getX(), op.getPadding(), op.getPadding());
-  Value y = buildGroupedConv2d(rewriter, loc, xp, op.getW(), op.getGroups(),
+  Value y =
+      options.forwardConvDirect
+          ? buildDirectConv2d(rewriter, loc, xp, op.getW(), op.getGroups(),
+                              op.getStride(), op.getDilation())
+          : buildGroupedConv2d(rewriter, loc, xp, op.getW(), op.getGroups(),
                                op.getStride(), op.getDilation());
   return SmallVector<Value>{y};
 }

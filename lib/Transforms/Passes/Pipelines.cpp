@@ -9,6 +9,7 @@
 #include "mlir/Dialect/Func/IR/FuncOps.h"
 #include "mlir/Dialect/Linalg/Passes.h"
 #include "mlir/Dialect/MemRef/Transforms/Passes.h"
+#include "mlir/Dialect/SCF/Transforms/Passes.h"
 #include "mlir/Pass/PassManager.h"
 #include "mlir/Pass/PassRegistry.h"
 #include "mlir/Transforms/Passes.h"
@@ -31,6 +32,14 @@ RlxLowerToLinalgOptions RlxPipelineOptions::lowerToLinalgOptions() const {
   return options;
 }
 
+RlxOptimizeContractionsOptions
+RlxPipelineOptions::optimizeContractionsOptions() const {
+  RlxOptimizeContractionsOptions options;
+#define RLX_OPTIMIZE_CONTRACTIONS_OPTION(Field, Arg) options.Field = Field;
+#include "RlxAD/Transforms/PassOptions.def"
+  return options;
+}
+
 void mlir::rlx::buildRlxToLinalgPipeline(OpPassManager &pm,
                                          const RlxPipelineOptions &options) {
   pm.addPass(createRlxDecomposeBackward(options.decomposeBackwardOptions()));
@@ -46,6 +55,9 @@ void mlir::rlx::buildRlxToLLVMPipeline(OpPassManager &pm,
     pm.addPass(createRlxCheckShapes());
   if (options.approximateMath)
     pm.addPass(createRlxApproximateMath());
+  if (options.optimizeContractions)
+    pm.addPass(
+        createRlxOptimizeContractions(options.optimizeContractionsOptions()));
   if (options.loopOrder)
     pm.addPass(createRlxLoopOrder());
   if (options.emitCInterface)
@@ -64,6 +76,21 @@ void mlir::rlx::buildRlxToLLVMPipeline(OpPassManager &pm,
   bufferization::buildBufferDeallocationPipeline(pm, dealloc);
   pm.addPass(createConvertBufferizationToMemRefPass());
 
+  // Parallel loops -> OpenMP threads (or sequential loops).
+  if (options.threads) {
+    pm.addPass(createForallToParallelLoopPass());
+    pm.addPass(createConvertSCFToOpenMPPass());
+    // Inlines the memref.alloca_scope around each parallel body (it holds
+    // no alloca; its single-block region would not survive scf-to-cf).
+    pm.addPass(createCanonicalizerPass());
+  } else {
+    pm.addPass(createForallToForLoopPass());
+  }
+  // What the micro-kernels leave of vector transfers -> loads and stores.
+  VectorTransferToSCFOptions vectorToSCF;
+  vectorToSCF.unroll = true;
+  pm.addPass(createConvertVectorToSCFPass(vectorToSCF));
+
   // Buffers -> loops -> LLVM.
   pm.addPass(createConvertLinalgToLoopsPass());
   pm.addPass(createLoopInvariantCodeMotionPass());
@@ -72,11 +99,13 @@ void mlir::rlx::buildRlxToLLVMPipeline(OpPassManager &pm,
   pm.addPass(createLowerAffinePass());
   pm.addPass(createSCFToControlFlowPass());
   pm.addPass(arith::createArithExpandOpsPass());
+  pm.addPass(createConvertVectorToLLVMPass());
   pm.addPass(createConvertMathToLLVMPass());
   pm.addPass(createConvertMathToLibmPass());
   pm.addPass(createArithToLLVMConversionPass());
   pm.addPass(createConvertIndexToLLVMPass());
   pm.addPass(createFinalizeMemRefToLLVMConversionPass());
+  pm.addPass(createConvertOpenMPToLLVMPass());
   pm.addPass(createConvertFuncToLLVMPass());
   pm.addPass(createConvertControlFlowToLLVMPass());
   pm.addPass(createUBToLLVMConversionPass());

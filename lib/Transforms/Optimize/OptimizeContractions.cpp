@@ -1,0 +1,637 @@
+//===- OptimizeContractions.cpp - the rlx-optimize-contractions pass ------===//
+//
+// Rewrites every linalg contraction on tensors, C[...] += A[...] * B[...]
+// (matmul, batch_matmul, linalg.contract, contraction generics, and
+// generics whose indices are sums of dims such as a direct convolution),
+// into a register-blocked micro-kernel:
+//
+//   scf.forall (batch dims, m-block MC, n-block NC)   threads, whole C blocks
+//     scf.for k-block KC                               (a single reduction dim)
+//       scf.for n by NR                                peeled: static tiles
+//         scf.for m by MR                              peeled: static tiles
+//           acc[0..MR) = C rows (vector<NR>)           in vector registers
+//           scf.for reduction dims
+//             b = B[k, n:n+NR]                         one contiguous load
+//             acc[i] = fma(broadcast(A[m+i, k]), b, acc[i])
+//           C rows = acc
+//
+// n is the loop of C's last (unit-stride) dim; B is the operand whose last
+// index advances with n with unit stride, A the other one (not indexed by
+// n). When B is indexed by n elsewhere than last (q k^T in attention), it is
+// first copied into a layout with n last. The reduction is never split
+// across threads, so a result is bitwise the same for any thread count.
+//
+// Tile sizes come from the shapes and the vector width: NR = two vectors,
+// MR accumulator rows use half the vector registers, a KC x NR panel of B
+// fits in L1 and an MC x KC block of A in L2; block sizes that divide the
+// static sizes are preferred (static edge tiles), and there are enough
+// blocks for every thread. Tiles left dynamic (dynamic m or n) stay linalg
+// ops and take the scalar loop path.
+//
+//===----------------------------------------------------------------------===//
+#include "RlxAD/Transforms/Passes.h"
+
+#include "mlir/Dialect/Affine/IR/AffineOps.h"
+#include "mlir/Dialect/Arith/Utils/Utils.h"
+#include "mlir/Dialect/Func/IR/FuncOps.h"
+#include "mlir/Dialect/Linalg/IR/Linalg.h"
+#include "mlir/Dialect/Linalg/Transforms/Transforms.h"
+#include "mlir/Dialect/SCF/Transforms/Patterns.h"
+#include "mlir/Dialect/SCF/Transforms/TileUsingInterface.h"
+#include "mlir/Dialect/SCF/Transforms/Transforms.h"
+#include "mlir/Dialect/Vector/IR/VectorOps.h"
+#include "mlir/Interfaces/TilingInterface.h"
+#include "mlir/Transforms/GreedyPatternRewriteDriver.h"
+#include "llvm/ADT/StringMap.h"
+#include "llvm/TargetParser/Host.h"
+
+#include <thread>
+
+namespace mlir::rlx {
+#define GEN_PASS_DEF_RLXOPTIMIZECONTRACTIONS
+#include "RlxAD/Transforms/Passes.h.inc"
+} // namespace mlir::rlx
+
+using namespace mlir;
+
+/// Marks the contractions (and their tiles) this pass vectorizes.
+static constexpr StringLiteral kMarker = "rlx.micro_kernel";
+
+/// The vector register width of the host in bits (512 with AVX-512).
+static int64_t hostVectorBits() {
+  llvm::StringMap<bool> features = llvm::sys::getHostCPUFeatures();
+  if (features.lookup("avx512f"))
+    return 512;
+  if (features.lookup("avx") || features.lookup("avx2"))
+    return 256;
+  return 128;
+}
+
+namespace {
+/// How one contraction is tiled. Dims are loop positions; A is the input
+/// not indexed by n (its elements are broadcast), B the one whose last index
+/// advances with n (its rows are loaded as vectors).
+struct ContractionPlan {
+  unsigned aIndex, bIndex;
+  unsigned mDim, nDim;
+  SmallVector<unsigned> kDims;
+  SmallVector<unsigned> batchDims; // the other parallel dims: tile 1
+  int64_t mc, nc, kc, mr, nr;
+  bool pack = false; // copy the KC blocks of A and B into padded buffers
+  int64_t pad = 0;
+};
+} // namespace
+
+/// A block size for a loop of `size` (kDynamic if unknown): the whole loop
+/// when it fits in `target`, else a size in [target/2, target] that divides
+/// `size` (a multiple of `micro` if one does) so that the blocks, and the
+/// peeled register tiles in them, stay static; else a multiple of `micro`.
+static int64_t pickBlock(int64_t size, int64_t micro, int64_t target) {
+  target = std::max(micro, target);
+  int64_t rounded = std::max(micro, target / micro * micro);
+  if (ShapedType::isDynamic(size))
+    return rounded;
+  if (size <= target)
+    return size;
+  for (int64_t t = rounded; t >= std::max(micro, target / 2); t -= micro)
+    if (size % t == 0)
+      return t;
+  for (int64_t t = target; t >= std::max<int64_t>(1, target / 2); --t)
+    if (size % t == 0)
+      return t;
+  return rounded;
+}
+
+static int64_t numBlocks(int64_t size, int64_t block) {
+  if (ShapedType::isDynamic(size))
+    return 4;
+  return block == 0 ? 1 : llvm::divideCeil(size, block);
+}
+
+/// Whether the body of `op` is `out + a * b` (either operand order).
+static bool isMulAddBody(linalg::LinalgOp op) {
+  Block *body = op.getBlock();
+  if (body->getNumArguments() != 3 || !llvm::hasNItems(*body, 3))
+    return false;
+  auto yield = cast<linalg::YieldOp>(body->getTerminator());
+  auto add = yield.getValues()[0].getDefiningOp<arith::AddFOp>();
+  if (!add)
+    return false;
+  Value acc = body->getArgument(2), prod;
+  if (add.getLhs() == acc)
+    prod = add.getRhs();
+  else if (add.getRhs() == acc)
+    prod = add.getLhs();
+  else
+    return false;
+  auto mul = prod.getDefiningOp<arith::MulFOp>();
+  if (!mul)
+    return false;
+  Value a = body->getArgument(0), b = body->getArgument(1);
+  return (mul.getLhs() == a && mul.getRhs() == b) ||
+         (mul.getLhs() == b && mul.getRhs() == a);
+}
+
+/// The coefficient of `dim` in `expr` when `expr` is `dim` times a constant
+/// plus terms without `dim` (0 when it has no `dim`), or nullopt.
+static std::optional<int64_t> coefficientOf(AffineExpr expr, unsigned dim) {
+  if (!expr.isFunctionOfDim(dim))
+    return 0;
+  if (auto d = dyn_cast<AffineDimExpr>(expr))
+    return 1;
+  auto bin = dyn_cast<AffineBinaryOpExpr>(expr);
+  if (!bin)
+    return std::nullopt;
+  if (bin.getKind() == AffineExprKind::Add) {
+    std::optional<int64_t> l = coefficientOf(bin.getLHS(), dim),
+                           r = coefficientOf(bin.getRHS(), dim);
+    if (!l || !r)
+      return std::nullopt;
+    return *l + *r;
+  }
+  if (bin.getKind() == AffineExprKind::Mul) {
+    auto c = dyn_cast<AffineConstantExpr>(bin.getRHS());
+    std::optional<int64_t> l = coefficientOf(bin.getLHS(), dim);
+    if (!c || !l)
+      return std::nullopt;
+    return *l * c.getValue();
+  }
+  return std::nullopt;
+}
+
+/// Picks the roles, the dims and the tile sizes of `op`, or fails when it is
+/// not a contraction this pass handles: C[...] += A[...] * B[...] with C
+/// indexed by plain dims, the last one (n) advancing B's last index with
+/// unit stride, and every reduction dim indexing both A and B.
+static FailureOr<ContractionPlan>
+planContraction(linalg::LinalgOp op, int64_t vectorBits, int64_t threads) {
+  if (!op.hasPureTensorSemantics() || op.getNumDpsInputs() != 2 ||
+      op.getNumDpsInits() != 1 || op->getNumResults() != 1 || !isMulAddBody(op))
+    return failure();
+  auto outType = dyn_cast<RankedTensorType>(op.getDpsInits()[0].getType());
+  if (!outType || outType.getRank() == 0)
+    return failure();
+  Type elementType = outType.getElementType();
+  if (!elementType.isF32() && !elementType.isF64())
+    return failure();
+  for (Value input : op.getDpsInputs()) {
+    auto type = dyn_cast<RankedTensorType>(input.getType());
+    if (!type || type.getElementType() != elementType || type.getRank() == 0)
+      return failure();
+  }
+  SmallVector<AffineMap> maps = op.getIndexingMapsArray();
+  AffineMap cMap = maps[2];
+  if (!cMap.isProjectedPermutation() || cMap.getNumSymbols() != 0 ||
+      maps[0].getNumSymbols() != 0 || maps[1].getNumSymbols() != 0)
+    return failure();
+  ContractionPlan plan;
+  plan.nDim = cast<AffineDimExpr>(cMap.getResults().back()).getPosition();
+  bool inA = maps[0].isFunctionOfDim(plan.nDim),
+       inB = maps[1].isFunctionOfDim(plan.nDim);
+  if (inA == inB)
+    return failure();
+  plan.bIndex = inA ? 0 : 1;
+  plan.aIndex = 1 - plan.bIndex;
+  AffineMap aMap = maps[plan.aIndex], bMap = maps[plan.bIndex];
+  // B's last index advances with n, unit stride; no other index does.
+  for (unsigned r = 0; r < bMap.getNumResults(); ++r) {
+    std::optional<int64_t> c = coefficientOf(bMap.getResult(r), plan.nDim);
+    bool last = r + 1 == bMap.getNumResults();
+    if (!c || *c != (last ? 1 : 0))
+      return failure();
+  }
+  SmallVector<utils::IteratorType> iterators = op.getIteratorTypesArray();
+  std::optional<unsigned> mDim;
+  for (unsigned d = 0; d < op.getNumLoops(); ++d) {
+    bool a = aMap.isFunctionOfDim(d), b = bMap.isFunctionOfDim(d),
+         c = cMap.isFunctionOfDim(d);
+    if (iterators[d] == utils::IteratorType::reduction) {
+      if (c || !a || !b)
+        return failure();
+      plan.kDims.push_back(d);
+      continue;
+    }
+    if (!c)
+      return failure();
+    if (d == plan.nDim)
+      continue;
+    plan.batchDims.push_back(d);
+  }
+  // m: the last dim of C that indexes A but not B.
+  for (AffineExpr e : cMap.getResults()) {
+    unsigned d = cast<AffineDimExpr>(e).getPosition();
+    if (d != plan.nDim && aMap.isFunctionOfDim(d) && !bMap.isFunctionOfDim(d))
+      mDim = d;
+  }
+  if (!mDim || plan.kDims.empty())
+    return failure();
+  plan.mDim = *mDim;
+  llvm::erase(plan.batchDims, plan.mDim);
+
+  // Register tile: NR = two vectors, MR rows of accumulators (half of the
+  // 32 zmm registers with AVX-512, 12 of 16 ymm with AVX2).
+  SmallVector<int64_t> ranges = op.getStaticLoopRanges();
+  int64_t elemBytes = elementType.getIntOrFloatBitWidth() / 8;
+  int64_t lanes = std::max<int64_t>(1, vectorBits / 8 / elemBytes);
+  int64_t m = ranges[plan.mDim], n = ranges[plan.nDim];
+  plan.nr = 2 * lanes;
+  if (!ShapedType::isDynamic(n) && n <= lanes)
+    plan.nr = lanes;
+  plan.mr = vectorBits >= 512 ? 8 : 6;
+  // KC blocks of the first reduction dim, so that the B rows of KC x (the
+  // other reduction extents) steps (a KC x NR panel of a matmul's B) stay
+  // in L1 (32 KiB); an MC x KC block of A in L2 (128 KiB).
+  int64_t inner = 1;
+  for (unsigned d : ArrayRef<unsigned>(plan.kDims).drop_front())
+    inner *= ShapedType::isDynamic(ranges[d]) ? 256 : ranges[d];
+  int64_t steps = std::max<int64_t>(16, 32768 / (plan.nr * elemBytes));
+  int64_t first = ranges[plan.kDims.front()];
+  plan.kc = std::max<int64_t>(1, steps / inner);
+  if (!ShapedType::isDynamic(first) && first <= plan.kc * 3 / 2)
+    plan.kc = 0; // one block
+  else
+    plan.kc = pickBlock(first, 1, plan.kc); // static blocks if one divides
+  int64_t kBlock =
+      inner *
+      (plan.kc ? plan.kc : (ShapedType::isDynamic(first) ? 256 : first));
+  kBlock = std::max<int64_t>(1, kBlock);
+  int64_t mcTarget = std::max<int64_t>(plan.mr, 131072 / (kBlock * elemBytes));
+  int64_t ncTarget = 8 * plan.nr;
+  plan.mc = pickBlock(m, plan.mr, mcTarget);
+  plan.nc = pickBlock(n, plan.nr, ncTarget);
+
+  // Matmul-like operands (plain indices) with KC blocks: pack the blocks.
+  plan.pack = plan.kc != 0 && aMap.isProjectedPermutation() &&
+              bMap.isProjectedPermutation();
+  plan.pad = lanes;
+
+  // Enough blocks for the threads: a multiple of the thread count, or many.
+  int64_t outer = 1;
+  for (unsigned d : plan.batchDims)
+    outer *= ShapedType::isDynamic(ranges[d]) ? 4 : ranges[d];
+  auto balanced = [&] {
+    int64_t blocks = outer * numBlocks(m, plan.mc) * numBlocks(n, plan.nc);
+    return blocks >= 4 * threads ||
+           (blocks >= threads && blocks % threads == 0);
+  };
+  while (!balanced()) {
+    if (plan.nc > plan.nr && (plan.nc >= plan.mc || plan.mc <= plan.mr))
+      plan.nc = pickBlock(n, plan.nr, plan.nc / 2);
+    else if (plan.mc > plan.mr)
+      plan.mc = pickBlock(m, plan.mr, plan.mc / 2);
+    else
+      break;
+  }
+  return plan;
+}
+
+/// When B's last index is not n but n indexes B (q k^T): copies B into a
+/// layout with n last and rewrites `op` as a generic on the copy. Returns
+/// the op to plan (unchanged when no copy is needed or possible).
+static linalg::LinalgOp makeBContiguous(RewriterBase &rewriter,
+                                        linalg::LinalgOp op) {
+  if (!op.hasPureTensorSemantics() || op.getNumDpsInputs() != 2 ||
+      op.getNumDpsInits() != 1 || !isMulAddBody(op))
+    return op;
+  MLIRContext *ctx = op.getContext();
+  SmallVector<AffineMap> maps = op.getIndexingMapsArray();
+  if (!maps[2].isProjectedPermutation() || maps[2].getNumResults() == 0)
+    return op;
+  unsigned nDim =
+      cast<AffineDimExpr>(maps[2].getResults().back()).getPosition();
+  unsigned bIndex = 2;
+  for (unsigned i = 0; i < 2; ++i)
+    if (maps[i].isFunctionOfDim(nDim))
+      bIndex = i;
+  if (bIndex == 2 || maps[1 - bIndex].isFunctionOfDim(nDim))
+    return op;
+  AffineMap bMap = maps[bIndex];
+  AffineExpr nExpr = getAffineDimExpr(nDim, ctx);
+  if (bMap.getResults().back() == nExpr || !bMap.isProjectedPermutation())
+    return op;
+  std::optional<unsigned> nPos = bMap.getResultPosition(nExpr);
+  Value b = op.getDpsInputs()[bIndex];
+  auto bType = dyn_cast<RankedTensorType>(b.getType());
+  if (!nPos || !bType)
+    return op;
+  // perm: the new layout's dims in terms of the old ones (n moved last).
+  SmallVector<int64_t> perm;
+  for (unsigned i = 0; i < bMap.getNumResults(); ++i)
+    if (i != *nPos)
+      perm.push_back(i);
+  perm.push_back(*nPos);
+  Location loc = op.getLoc();
+  rewriter.setInsertionPoint(op);
+  SmallVector<OpFoldResult> sizes;
+  for (int64_t i : perm)
+    sizes.push_back(tensor::getMixedSize(rewriter, loc, b, i));
+  Value init =
+      tensor::EmptyOp::create(rewriter, loc, sizes, bType.getElementType());
+  Value bt =
+      linalg::TransposeOp::create(rewriter, loc, b, init, perm).getResult()[0];
+  SmallVector<AffineExpr> results;
+  for (int64_t i : perm)
+    results.push_back(bMap.getResult(i));
+  maps[bIndex] =
+      AffineMap::get(bMap.getNumDims(), bMap.getNumSymbols(), results, ctx);
+  SmallVector<Value> inputs = op.getDpsInputs();
+  inputs[bIndex] = bt;
+  auto generic = linalg::GenericOp::create(rewriter, loc, op->getResultTypes(),
+                                           inputs, op.getDpsInits(), maps,
+                                           op.getIteratorTypesArray());
+  IRMapping mapping;
+  op->getRegion(0).cloneInto(&generic.getRegion(), mapping);
+  rewriter.replaceOp(op, generic->getResults());
+  return generic;
+}
+
+/// Tiles `op` with `sizes` (one per loop; 0: not tiled) in the loop order
+/// `interchange` (empty: the op's own) and replaces it.
+static FailureOr<scf::SCFTilingResult>
+tile(RewriterBase &rewriter, linalg::LinalgOp op, ArrayRef<int64_t> sizes,
+     scf::SCFTilingOptions::LoopType loopType,
+     ArrayRef<int64_t> interchange = {}) {
+  scf::SCFTilingOptions options;
+  options.setTileSizes(getAsIndexOpFoldResult(op.getContext(), sizes));
+  options.setLoopType(loopType);
+  if (!interchange.empty())
+    options.setInterchange(interchange);
+  rewriter.setInsertionPoint(op);
+  FailureOr<scf::SCFTilingResult> result = scf::tileUsingSCF(
+      rewriter, cast<TilingInterface>(op.getOperation()), options);
+  if (failed(result))
+    return failure();
+  rewriter.replaceOp(op, result->replacements);
+  return result;
+}
+
+/// Copies the operand `index` of the KC-block op `op` (a static slice of a
+/// plain-indexed operand) into a buffer whose rows are `pad` elements longer,
+/// allocated once before `kLoop`: the micro-kernel then walks rows whose
+/// stride is not a multiple of 4 KiB (no cache-set aliasing, as with a
+/// 1024-wide matrix) and that the block keeps in cache.
+static void packOperand(RewriterBase &rewriter, linalg::LinalgOp op,
+                        unsigned index, Operation *kLoop, int64_t pad) {
+  Value operand = op.getDpsInputs()[index];
+  auto type = dyn_cast<RankedTensorType>(operand.getType());
+  if (!type || !type.hasStaticShape() || type.getRank() == 0 ||
+      !op.getMatchingIndexingMap(op.getDpsInputOperand(index))
+           .isProjectedPermutation())
+    return;
+  Location loc = op.getLoc();
+  SmallVector<int64_t> padded(type.getShape());
+  padded.back() += pad;
+  rewriter.setInsertionPoint(kLoop);
+  Value buffer =
+      tensor::EmptyOp::create(rewriter, loc, padded, type.getElementType());
+  rewriter.setInsertionPoint(op);
+  SmallVector<OpFoldResult> offsets(type.getRank(), rewriter.getIndexAttr(0)),
+      strides(type.getRank(), rewriter.getIndexAttr(1)), sizes;
+  for (int64_t d : type.getShape())
+    sizes.push_back(rewriter.getIndexAttr(d));
+  Value view = tensor::ExtractSliceOp::create(rewriter, loc, type, buffer,
+                                              offsets, sizes, strides);
+  Value copy =
+      linalg::CopyOp::create(rewriter, loc, operand, view).getResult(0);
+  rewriter.modifyOpInPlace(op,
+                           [&] { op.getDpsInputOperand(index)->set(copy); });
+}
+
+/// Tiles one contraction into the loop nest of the file comment, leaving
+/// marked MR x NR tiles (static except at dynamic edges).
+static LogicalResult tileContraction(RewriterBase &rewriter,
+                                     linalg::LinalgOp op,
+                                     const ContractionPlan &plan,
+                                     bool parallel) {
+  unsigned numLoops = op.getNumLoops();
+  op->setAttr(kMarker, rewriter.getUnitAttr());
+
+  // Level 1: blocks of C (threads).
+  SmallVector<int64_t> outer(numLoops, 0);
+  for (unsigned d : plan.batchDims)
+    outer[d] = 1;
+  outer[plan.mDim] = plan.mc;
+  outer[plan.nDim] = plan.nc;
+  FailureOr<scf::SCFTilingResult> blocks =
+      tile(rewriter, op, outer,
+           parallel ? scf::SCFTilingOptions::LoopType::ForallOp
+                    : scf::SCFTilingOptions::LoopType::ForOp);
+  if (failed(blocks))
+    return failure();
+  auto tiled = cast<linalg::LinalgOp>(blocks->tiledOps.back());
+
+  // Level 2: the reduction in KC blocks.
+  if (plan.kc) {
+    SmallVector<int64_t> kBlock(numLoops, 0);
+    kBlock[plan.kDims.front()] = plan.kc;
+    FailureOr<scf::SCFTilingResult> kTiles =
+        tile(rewriter, tiled, kBlock, scf::SCFTilingOptions::LoopType::ForOp);
+    if (failed(kTiles))
+      return failure();
+    tiled = cast<linalg::LinalgOp>(kTiles->tiledOps.back());
+    if (plan.pack && !kTiles->loops.empty()) {
+      Operation *kLoop = kTiles->loops.front().getOperation();
+      packOperand(rewriter, tiled, plan.aIndex, kLoop, plan.pad);
+      packOperand(rewriter, tiled, plan.bIndex, kLoop, plan.pad);
+    }
+  }
+
+  // Level 3: MR x NR register tiles, loops n then m.
+  SmallVector<int64_t> micro(numLoops, 0);
+  micro[plan.mDim] = plan.mr;
+  micro[plan.nDim] = plan.nr;
+  SmallVector<int64_t> interchange = {plan.nDim, plan.mDim};
+  for (unsigned d = 0; d < numLoops; ++d)
+    if (d != plan.nDim && d != plan.mDim)
+      interchange.push_back(d);
+  FailureOr<scf::SCFTilingResult> regs =
+      tile(rewriter, tiled, micro, scf::SCFTilingOptions::LoopType::ForOp,
+           interchange);
+  if (failed(regs))
+    return failure();
+
+  // Peel the m loop, then the n loop, so that the main tiles are static.
+  SmallVector<LoopLikeOpInterface> loops = regs->loops;
+  for (int i = static_cast<int>(loops.size()) - 1; i >= 0; --i) {
+    auto forOp = dyn_cast<scf::ForOp>(loops[i].getOperation());
+    if (!forOp)
+      continue;
+    scf::ForOp partial;
+    (void)scf::peelForLoopAndSimplifyBounds(rewriter, forOp, partial);
+  }
+  return success();
+}
+
+/// Replaces a static MR x NR tile of a planned contraction by the
+/// micro-kernel: the C rows are read into vector registers, a loop nest over
+/// the reduction dims accumulates broadcast(A[m, k]) * B[k, n:n+NR] into
+/// them with vector.fma, and the rows are written back.
+static LogicalResult emitMicroKernel(RewriterBase &rewriter,
+                                     linalg::LinalgOp op,
+                                     const ContractionPlan &plan) {
+  SmallVector<int64_t> ranges = op.getStaticLoopRanges();
+  int64_t mSize = ranges[plan.mDim], nSize = ranges[plan.nDim];
+  if (ShapedType::isDynamic(mSize) || ShapedType::isDynamic(nSize) ||
+      mSize == 0 || nSize == 0)
+    return failure();
+  for (unsigned d : plan.batchDims)
+    if (ranges[d] != 1)
+      return failure();
+  Location loc = op.getLoc();
+  rewriter.setInsertionPoint(op);
+  MLIRContext *ctx = op.getContext();
+  unsigned numLoops = op.getNumLoops();
+  Value a = op.getDpsInputs()[plan.aIndex], b = op.getDpsInputs()[plan.bIndex];
+  Value c = op.getDpsInits()[0];
+  SmallVector<AffineMap> maps = op.getIndexingMapsArray();
+  AffineMap aMap = maps[plan.aIndex], bMap = maps[plan.bIndex], cMap = maps[2];
+  Type elementType = getElementTypeOrSelf(c.getType());
+  auto vecType = VectorType::get({nSize}, elementType);
+  Value zero = arith::ConstantOp::create(rewriter, loc, elementType,
+                                         rewriter.getZeroAttr(elementType));
+
+  // The indices of `map` at the loop values `dims`.
+  auto indices = [&](OpBuilder &bld, AffineMap map,
+                     ArrayRef<OpFoldResult> dims) {
+    SmallVector<Value> result;
+    for (AffineExpr e : map.getResults()) {
+      OpFoldResult v = affine::makeComposedFoldedAffineApply(
+          bld, loc, AffineMap::get(numLoops, 0, e), dims);
+      result.push_back(getValueOrCreateConstantIndexOp(bld, loc, v));
+    }
+    return result;
+  };
+  SmallVector<OpFoldResult> dims(numLoops, rewriter.getIndexAttr(0));
+  auto rowDims = [&](int64_t i) {
+    SmallVector<OpFoldResult> rd = dims;
+    rd[plan.mDim] = rewriter.getIndexAttr(i);
+    return rd;
+  };
+  SmallVector<Value> acc;
+  for (int64_t i = 0; i < mSize; ++i)
+    acc.push_back(vector::TransferReadOp::create(
+        rewriter, loc, vecType, c, indices(rewriter, cMap, rowDims(i)), zero,
+        ArrayRef<bool>{true}));
+
+  // The reduction loops (extent-1 dims need none).
+  SmallVector<unsigned> kLoops;
+  SmallVector<Value> lbs, ubs, steps;
+  SmallVector<Range> loopRanges = op.createLoopRanges(rewriter, loc);
+  Value c0 = arith::ConstantIndexOp::create(rewriter, loc, 0);
+  Value c1 = arith::ConstantIndexOp::create(rewriter, loc, 1);
+  for (unsigned d : plan.kDims) {
+    if (ranges[d] == 1)
+      continue;
+    kLoops.push_back(d);
+    lbs.push_back(c0);
+    ubs.push_back(
+        getValueOrCreateConstantIndexOp(rewriter, loc, loopRanges[d].size));
+    steps.push_back(c1);
+  }
+  auto body = [&](OpBuilder &bld, Location, ValueRange ivs,
+                  ValueRange iterArgs) -> scf::ValueVector {
+    SmallVector<OpFoldResult> kDims = dims;
+    for (auto [d, iv] : llvm::zip(kLoops, ivs))
+      kDims[d] = iv;
+    Value bRow = vector::TransferReadOp::create(bld, loc, vecType, b,
+                                                indices(bld, bMap, kDims), zero,
+                                                ArrayRef<bool>{true});
+    scf::ValueVector next;
+    for (int64_t i = 0; i < mSize; ++i) {
+      SmallVector<OpFoldResult> ad = kDims;
+      ad[plan.mDim] = bld.getIndexAttr(i);
+      Value aElem =
+          tensor::ExtractOp::create(bld, loc, a, indices(bld, aMap, ad));
+      Value aVec = vector::BroadcastOp::create(bld, loc, vecType, aElem);
+      next.push_back(vector::FMAOp::create(bld, loc, aVec, bRow, iterArgs[i]));
+    }
+    return next;
+  };
+  SmallVector<Value> sums;
+  if (kLoops.empty()) {
+    sums = body(rewriter, loc, {}, acc);
+  } else {
+    scf::LoopNest nest =
+        scf::buildLoopNest(rewriter, loc, lbs, ubs, steps, acc, body);
+    sums = llvm::to_vector(nest.results);
+  }
+  Value result = c;
+  for (int64_t i = 0; i < mSize; ++i)
+    result = vector::TransferWriteOp::create(
+                 rewriter, loc, sums[i], result,
+                 indices(rewriter, cMap, rowDims(i)), ArrayRef<bool>{true})
+                 .getResult();
+  rewriter.replaceOp(op, result);
+  (void)ctx;
+  return success();
+}
+
+/// Applies `patterns` (and canonicalization) to `root`.
+static void applyWithCanonicalization(Operation *root,
+                                      RewritePatternSet &&patterns) {
+  MLIRContext *ctx = root->getContext();
+  for (Dialect *dialect : ctx->getLoadedDialects())
+    dialect->getCanonicalizationPatterns(patterns);
+  for (RegisteredOperationName op : ctx->getRegisteredOperations())
+    op.getCanonicalizationPatterns(patterns, ctx);
+  (void)applyPatternsGreedily(root, std::move(patterns));
+}
+
+/// Folds the tile sizes that peeling made constant: static main tiles.
+static void canonicalizeTiles(Operation *root) {
+  MLIRContext *ctx = root->getContext();
+  RewritePatternSet patterns =
+      linalg::getLinalgTilingCanonicalizationPatterns(ctx);
+  scf::populateSCFForLoopCanonicalizationPatterns(patterns);
+  applyWithCanonicalization(root, std::move(patterns));
+}
+
+namespace {
+struct RlxOptimizeContractionsPass
+    : public rlx::impl::RlxOptimizeContractionsBase<
+          RlxOptimizeContractionsPass> {
+  using Base::Base;
+
+  void runOnOperation() override {
+    Operation *root = getOperation();
+    MLIRContext *ctx = &getContext();
+    int64_t bits =
+        vectorBits > 0 ? static_cast<int64_t>(vectorBits) : hostVectorBits();
+    int64_t threads = std::max<int64_t>(1, std::thread::hardware_concurrency());
+
+    SmallVector<linalg::LinalgOp> candidates;
+    root->walk([&](linalg::LinalgOp op) {
+      if (!op->getParentOfType<linalg::LinalgOp>())
+        candidates.push_back(op);
+    });
+    IRRewriter rewriter(ctx);
+    for (linalg::LinalgOp op : candidates) {
+      // Convolutions are contractions whose indices are sums of dims.
+      if (isa<linalg::Conv2DNchwFchwOp, linalg::Conv2DNgchwGfchwOp>(op)) {
+        rewriter.setInsertionPoint(op);
+        FailureOr<linalg::GenericOp> generic =
+            linalg::generalizeNamedOp(rewriter, op);
+        if (failed(generic))
+          continue;
+        op = *generic;
+      }
+      op = makeBContiguous(rewriter, op);
+      FailureOr<ContractionPlan> plan = planContraction(op, bits, threads);
+      if (failed(plan))
+        continue;
+      if (failed(tileContraction(rewriter, op, *plan, parallel)))
+        continue;
+      canonicalizeTiles(root);
+      SmallVector<linalg::LinalgOp> tiles;
+      root->walk([&](linalg::LinalgOp tileOp) {
+        if (tileOp->hasAttr(kMarker))
+          tiles.push_back(tileOp);
+      });
+      for (linalg::LinalgOp tileOp : tiles) {
+        tileOp->removeAttr(kMarker);
+        (void)emitMicroKernel(rewriter, tileOp, *plan);
+      }
+    }
+  }
+};
+} // namespace

@@ -1,0 +1,44 @@
+# RUN: %python %s | FileCheck %s
+# Threads: the parallel loops of compiled contractions run on
+# rlx.set_num_threads(n) threads, and the results are bitwise the same for
+# any count (no reduction is split across threads).
+import numpy as np
+
+import rlx
+
+text = """
+func.func @mm(%a: tensor<?x200x150xf32>, %b: tensor<?x150x130xf32>) -> tensor<?x200x130xf32> {
+  %c0 = arith.constant 0 : index
+  %n = tensor.dim %a, %c0 : tensor<?x200x150xf32>
+  %z = arith.constant 0.0 : f32
+  %e = tensor.empty(%n) : tensor<?x200x130xf32>
+  %f = linalg.fill ins(%z : f32) outs(%e : tensor<?x200x130xf32>) -> tensor<?x200x130xf32>
+  %r = linalg.batch_matmul ins(%a, %b : tensor<?x200x150xf32>, tensor<?x150x130xf32>) outs(%f : tensor<?x200x130xf32>) -> tensor<?x200x130xf32>
+  return %r : tensor<?x200x130xf32>
+}
+func.func @conv(%x: tensor<2x8x9x11xf64>, %dy: tensor<2x16x5x6xf64>) -> tensor<16x8x3x3xf64> {
+  %r = rlx.conv2d_backward_weight %x, %dy {stride = array<i64: 2, 2>, padding = array<i64: 1, 1>} : tensor<2x8x9x11xf64>, tensor<2x16x5x6xf64> -> tensor<16x8x3x3xf64>
+  return %r : tensor<16x8x3x3xf64>
+}
+"""
+g = np.random.default_rng(0)
+a = g.standard_normal((3, 200, 150)).astype(np.float32)
+b = g.standard_normal((3, 150, 130)).astype(np.float32)
+x = g.standard_normal((2, 8, 9, 11))
+dy = g.standard_normal((2, 16, 5, 6))
+
+m = rlx.compile(text, num_threads=1)
+print("threads:", rlx.get_num_threads())
+# CHECK: threads: 1
+one = m.mm(a, b), m.conv(x, dy)
+rlx.set_num_threads(2)
+print("threads:", rlx.get_num_threads())
+# CHECK: threads: 2
+two = m.mm(a, b), m.conv(x, dy)
+print("matmul close:", bool(np.allclose(one[0], a @ b, rtol=1e-4, atol=1e-3)))
+# CHECK: matmul close: True
+print("bitwise equal:", all(np.array_equal(p, q) for p, q in zip(one, two)))
+# CHECK: bitwise equal: True
+rlx.set_num_threads(0)  # back to the default (RLX_NUM_THREADS or the cores)
+print("default >= 1:", rlx.get_num_threads() >= 1)
+# CHECK: default >= 1: True

@@ -1,0 +1,116 @@
+// RUN: rlx-opt %s --split-input-file --rlx-lower-to-linalg --rlx-optimize-contractions=vector-bits=512 | FileCheck %s
+
+// A matmul: scf.forall over 128x256 blocks of C, KC = whole K (256), 8x32
+// register tiles (loops n, m), the 8 C rows in vector registers over the k
+// loop, whose body is one row load of B, 8 broadcasts of A and 8 FMAs.
+// CHECK-LABEL: func.func @matmul
+// CHECK: scf.forall ({{.*}}) = (0, 0) to (512, 512) step (128, 256)
+// CHECK: scf.for %{{.+}} = %c0 to %c256 step %c32
+// CHECK: scf.for %{{.+}} = %c0 to %c128 step %c8
+// CHECK-COUNT-8: vector.transfer_read {{.*}} : tensor<8x32xf32>, vector<32xf32>
+// CHECK: scf.for {{.*}} -> (vector<32xf32>, vector<32xf32>, vector<32xf32>, vector<32xf32>, vector<32xf32>, vector<32xf32>, vector<32xf32>, vector<32xf32>)
+// CHECK-NOT: scf.for
+// CHECK: vector.transfer_read {{.*}} : tensor<256x32xf32>, vector<32xf32>
+// CHECK-COUNT-8: vector.fma {{.*}} : vector<32xf32>
+// CHECK-NOT: tensor.extract
+// CHECK: scf.yield
+// CHECK-COUNT-8: vector.transfer_write
+// CHECK: scf.forall.in_parallel
+// CHECK-NOT: linalg.matmul
+func.func @matmul(%a: tensor<512x256xf32>, %b: tensor<256x512xf32>, %c: tensor<512x512xf32>) -> tensor<512x512xf32> {
+  %r = linalg.matmul ins(%a, %b : tensor<512x256xf32>, tensor<256x512xf32>) outs(%c : tensor<512x512xf32>) -> tensor<512x512xf32>
+  return %r : tensor<512x512xf32>
+}
+
+// -----
+
+// A long reduction is blocked (KC = 256) and both blocks are copied into
+// buffers with padded rows, allocated once per C block.
+// CHECK-LABEL: func.func @long_k
+// CHECK: scf.forall
+// CHECK: tensor.empty() : tensor<128x272xf32>
+// CHECK: tensor.empty() : tensor<256x272xf32>
+// CHECK: scf.for %{{.+}} = %c0 to %c1024 step %c256
+// CHECK: linalg.copy
+// CHECK: linalg.copy
+// CHECK: vector.fma
+// CHECK-NOT: linalg.matmul
+func.func @long_k(%a: tensor<256x1024xf32>, %b: tensor<1024x256xf32>, %c: tensor<256x256xf32>) -> tensor<256x256xf32> {
+  %r = linalg.matmul ins(%a, %b : tensor<256x1024xf32>, tensor<1024x256xf32>) outs(%c : tensor<256x256xf32>) -> tensor<256x256xf32>
+  return %r : tensor<256x256xf32>
+}
+
+// -----
+
+// Sizes that no register tile divides: blocks that divide them (50 of 100)
+// keep every tile static; the peeled edge tiles are 2 rows and 6 columns.
+// CHECK-LABEL: func.func @odd
+// CHECK: scf.forall ({{.*}}) = (0) to (100) step (50)
+// CHECK-NOT: tensor<?x
+// CHECK-DAG: vector<32xf32>
+// CHECK-DAG: vector<6xf32>
+// CHECK-NOT: tensor<?x
+// CHECK-NOT: linalg.matmul
+func.func @odd(%a: tensor<100x37xf32>, %b: tensor<37x70xf32>, %c: tensor<100x70xf32>) -> tensor<100x70xf32> {
+  %r = linalg.matmul ins(%a, %b : tensor<100x37xf32>, tensor<37x70xf32>) outs(%c : tensor<100x70xf32>) -> tensor<100x70xf32>
+  return %r : tensor<100x70xf32>
+}
+
+// -----
+
+// batch_matmul, f64, dynamic batch: one thread block per batch; NR = 16
+// (two 8-lane vectors), and the 8-column edge tile is one vector.
+// CHECK-LABEL: func.func @batch_dyn
+// CHECK: %[[N:.+]] = tensor.dim
+// CHECK: scf.forall (%{{.+}}) in (%[[N]])
+// CHECK: scf.for {{.*}} -> (vector<16xf64>, vector<16xf64>, vector<16xf64>, vector<16xf64>, vector<16xf64>, vector<16xf64>, vector<16xf64>, vector<16xf64>)
+// CHECK: vector.fma {{.*}} : vector<16xf64>
+// CHECK: scf.for {{.*}} -> (vector<8xf64>, vector<8xf64>, vector<8xf64>, vector<8xf64>, vector<8xf64>, vector<8xf64>, vector<8xf64>, vector<8xf64>)
+// CHECK: vector.fma {{.*}} : vector<8xf64>
+// CHECK-NOT: linalg.batch_matmul
+func.func @batch_dyn(%a: tensor<?x64x48xf64>, %b: tensor<?x48x40xf64>, %c: tensor<?x64x40xf64>) -> tensor<?x64x40xf64> {
+  %r = linalg.batch_matmul ins(%a, %b : tensor<?x64x48xf64>, tensor<?x48x40xf64>) outs(%c : tensor<?x64x40xf64>) -> tensor<?x64x40xf64>
+  return %r : tensor<?x64x40xf64>
+}
+
+// -----
+
+// linalg.contract q k^T (attention scores): k is indexed by n (j) but not in
+// its last dim, so it is first transposed to [b, h, d, j]; then the kernel
+// loads rows of it.
+#q = affine_map<(b, h, i, j, d) -> (b, h, i, d)>
+#k = affine_map<(b, h, i, j, d) -> (b, h, j, d)>
+#s = affine_map<(b, h, i, j, d) -> (b, h, i, j)>
+// CHECK-LABEL: func.func @qkt
+// CHECK: %[[KT:.+]] = linalg.transpose ins(%{{.+}} : tensor<2x4x96x32xf32>) outs(%{{.+}} : tensor<2x4x32x96xf32>) permutation = [0, 1, 3, 2]
+// CHECK: scf.forall ({{.*}}) in (2, 4)
+// CHECK: tensor.extract_slice %[[KT]]
+// CHECK: vector.transfer_read {{.*}} : tensor<1x1x32x32xf32>, vector<32xf32>
+// CHECK: vector.fma
+// CHECK-NOT: linalg.contract
+func.func @qkt(%q: tensor<2x4x64x32xf32>, %k: tensor<2x4x96x32xf32>, %c: tensor<2x4x64x96xf32>) -> tensor<2x4x64x96xf32> {
+  %r = linalg.contract indexing_maps = [#q, #k, #s] ins(%q, %k : tensor<2x4x64x32xf32>, tensor<2x4x96x32xf32>) outs(%c : tensor<2x4x64x96xf32>) -> tensor<2x4x64x96xf32>
+  return %r : tensor<2x4x64x96xf32>
+}
+
+// -----
+
+// A direct convolution (rlx.conv2d with forward-conv-direct): C rows are
+// output rows y[n, f, i, 0:12] (an edge tile of 12 columns), A elements are
+// weights, B rows are input rows xp[n, c, i + a, b : b + 12], and the
+// reduction (c, a, b) is a loop nest inside the register tile.
+// CHECK-LABEL: func.func @conv
+// CHECK: linalg.fill
+// CHECK: scf.forall
+// CHECK: scf.for {{.*}} -> (vector<12xf32>, vector<12xf32>, vector<12xf32>, vector<12xf32>, vector<12xf32>, vector<12xf32>, vector<12xf32>, vector<12xf32>)
+// CHECK: scf.for {{.*}} -> (vector<12xf32>, vector<12xf32>, vector<12xf32>, vector<12xf32>, vector<12xf32>, vector<12xf32>, vector<12xf32>, vector<12xf32>)
+// CHECK: scf.for {{.*}} -> (vector<12xf32>, vector<12xf32>, vector<12xf32>, vector<12xf32>, vector<12xf32>, vector<12xf32>, vector<12xf32>, vector<12xf32>)
+// CHECK-NOT: scf.for
+// CHECK: vector.transfer_read {{.*}} : tensor<1x8x3x14xf32>, vector<12xf32>
+// CHECK-COUNT-8: vector.fma {{.*}} : vector<12xf32>
+// CHECK: scf.yield
+// CHECK-NOT: linalg.generic
+func.func @conv(%x: tensor<2x8x10x12xf32>, %w: tensor<16x8x3x3xf32>) -> tensor<2x16x10x12xf32> {
+  %y = rlx.conv2d %x, %w {padding = array<i64: 1, 1>} : tensor<2x8x10x12xf32>, tensor<16x8x3x3xf32> -> tensor<2x16x10x12xf32>
+  return %y : tensor<2x16x10x12xf32>
+}
