@@ -468,7 +468,7 @@ def peak_text(tasks, iters):
     fmas = "\n".join("      %%b%d = vector.fma %%a%d, %%m, %%v : vector<16xf32>"
                      % (i, i) for i in range(16))
     nxt = ", ".join("%%b%d" % i for i in range(16))
-    sums = ["    %%p1 = arith.addf %%s#0, %%s#1 : vector<16xf32>"]
+    sums = ["    %p1 = arith.addf %s#0, %s#1 : vector<16xf32>"]
     for i in range(2, 16):
         sums.append("    %%p%d = arith.addf %%p%d, %%s#%d : vector<16xf32>"
                     % (i, i - 1, i))
