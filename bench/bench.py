@@ -12,8 +12,9 @@ Contraction rows also print GFLOPS and the percentage of the FMA peak that
 a small vector-FMA kernel (compiled by rlx) measures at the start of the same
 run, per thread count. torch uses OpenBLAS for matmul (Debian's
 libopenblas0-pthread is installed when missing) and oneDNN for convolutions;
-the BLAS and OPENBLAS_CORETYPE are printed. `--rss NAME` runs one case's rlx
-function alone and prints the process's peak RSS (used for the memory rows).
+the BLAS and OPENBLAS_CORETYPE are printed. `--rss CASE_FUNCTION` runs one
+case's rlx function alone, without torch, and prints the process's peak RSS
+(used for the memory rows).
 
     RLX_BUILD_DIR=build PYTHONPATH=python /usr/bin/python3 bench/bench.py [filter]
 """
@@ -38,12 +39,17 @@ def ensure_openblas():
                                "libopenblas0-pthread"], check=False)
 
 
-if "--rss" not in sys.argv:
+# --rss FN: only rlx runs (no torch import or graph: its memory is not
+# rlx's), so the process's peak RSS is rlx's (plus Python and numpy).
+RSS_MODE = len(sys.argv) > 2 and sys.argv[1] == "--rss"
+if not RSS_MODE:
     ensure_openblas()
 
 import numpy as np  # noqa: E402
-import torch  # noqa: E402
-import torch.nn.functional as F  # noqa: E402
+
+if not RSS_MODE:
+    import torch  # noqa: E402
+    import torch.nn.functional as F  # noqa: E402
 
 import rlx  # noqa: E402
 
@@ -352,6 +358,10 @@ def attention_case(wrt, b=2, h=8, s=512, d=64, runs=5, rss=False):
     text = single("f", [("q", t), ("k", t), ("v", t), ("dy", t)],
                   "rlx.attention_backward %%q, %%k, %%v, %%dy {num_heads = %d : i64, head_dim = %d : i64, mask_kind = #rlx.mask_kind<causal>, wrt = #rlx.attention_wrt<%s>} : %s, %s, %s, %s -> %s"
                   % (h, d, wrt, t, t, t, t, t), t)
+    name = "attention_backward B%d H%d S%d D%d causal wrt=%s" % (b, h, s, d,
+                                                                   wrt)
+    if RSS_MODE:
+        return Case(name, text, [q, k, v, dy], None, rss=rss)
     # torch 1.13 has no scaled_dot_product_attention: the eager formula.
     ts = [torch.tensor(x, requires_grad=(n == wrt))
           for n, x in (("query", q), ("key", k), ("value", v))]
@@ -363,9 +373,8 @@ def attention_case(wrt, b=2, h=8, s=512, d=64, runs=5, rss=False):
     # S = q k^T, then dv = P^T dy (value) or dP = dy v^T and dS k / dS^T q:
     # 2 or 3 [S, S] x D products per head (causal: counted in full).
     flops = 2.0 * b * h * s * s * d * (2 if wrt == "value" else 3)
-    return Case("attention_backward B%d H%d S%d D%d causal wrt=%s"
-                % (b, h, s, d, wrt), text, [q, k, v, dy],
-                grad_fn(y, wrt_t, dy), runs=runs, flops=flops, rss=rss)
+    return Case(name, text, [q, k, v, dy], grad_fn(y, wrt_t, dy), runs=runs,
+                flops=flops, rss=rss)
 
 
 def case_attention():
@@ -511,10 +520,11 @@ def blas_info():
     return info, core
 
 
-def peak_rss_mb(name):
-    """Runs case `name`'s rlx function once in a fresh process; its peak RSS
-    in MB (inputs, compile and the call)."""
-    out = subprocess.run([sys.executable, __file__, "--rss", name],
+def peak_rss_mb(make):
+    """Runs the rlx function of case `make` once in a fresh process without
+    torch; its peak RSS in MB (Python, numpy, the inputs, the compiler, the
+    call)."""
+    out = subprocess.run([sys.executable, __file__, "--rss", make.__name__],
                          capture_output=True, text=True)
     for line in out.stdout.splitlines():
         if line.startswith("RSS_MB "):
@@ -522,28 +532,12 @@ def peak_rss_mb(name):
     return float("nan")
 
 
-def rss_main(name):
-    for make in CASES:
-        case = make()
-        if case.name == name:
-            m = rlx.compile(case.text, case.options)
-            m.f(*case.inputs)
-            print("RSS_MB %.0f" % (resource.getrusage(
-                resource.RUSAGE_SELF).ru_maxrss / 1024.0))
-            return
-
-
-def check(name, got, want):
-    """np.allclose with rtol 1e-3 and atol 1e-3 * max|want|."""
-    want = want.detach().numpy()
-    got = np.asarray(got)
-    scale = max(float(np.max(np.abs(want))), 1e-30)
-    if got.shape != want.shape or not np.allclose(got, want, rtol=RTOL,
-                                                  atol=ATOL * scale):
-        err = (np.max(np.abs(got - want)) / scale
-               if got.shape == want.shape else float("inf"))
-        raise SystemExit("MISMATCH %s: rlx differs from torch (max err %.3g "
-                         "of scale %.3g)" % (name, err, scale))
+def rss_main(fn):
+    case = globals()[fn]()
+    m = rlx.compile(case.text, case.options)
+    m.f(*case.inputs)
+    print("RSS_MB %.0f" % (resource.getrusage(
+        resource.RUSAGE_SELF).ru_maxrss / 1024.0))
 
 
 def main():
@@ -585,7 +579,7 @@ def main():
                 cells += ["%.0f" % gf, "%.0f%%" % (100 * gf / peaks[t])]
             else:
                 cells += ["", ""]
-        rss = "%.0f" % peak_rss_mb(case.name) if case.rss else ""
+        rss = "%.0f" % peak_rss_mb(make) if case.rss else ""
         print("| %s | %s | %.2f | %.1f | %s |" % (
             case.name, " | ".join(cells), rlx_ms[1] / rlx_ms[THREADS[-1]],
             jit_s, rss), flush=True)
