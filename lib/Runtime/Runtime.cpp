@@ -242,6 +242,14 @@ JitModule::compile(StringRef source, StringRef pipelineOptions) {
   if (!module)
     return makeError("failed to parse the module:\n" + diagnostics);
 
+  // Functions marked rlx.grad get their @<name>_grad first, so that the
+  // gradient functions are callable like the others.
+  mlir::PassManager gradPm(&context);
+  gradPm.addPass(mlir::rlx::createRlxGrad());
+  if (mlir::failed(gradPm.run(*module)))
+    return makeError("failed to differentiate the module (rlx-grad):\n" +
+                     diagnostics);
+
   auto impl = std::make_unique<Impl>();
   for (auto func : module->getOps<mlir::func::FuncOp>())
     if (func.isPublic() && !func.isExternal())

@@ -99,6 +99,51 @@ def RlxLowerToLinalg : Pass<"rlx-lower-to-linalg"> {
   ];
 }
 
+def RlxGrad : Pass<"rlx-grad", "::mlir::ModuleOp"> {
+  let summary = "Reverse-mode autodiff: build @<name>_grad from a forward function";
+  let description = [{
+    For each selected `func.func @f` (rlx forward ops, linalg structured ops
+    with scalar arith/math bodies and projected-permutation maps, tensor
+    reshapes, slices, pads and concats, arith and math), creates
+    `@f_grad`:
+
+    - arguments: `@f`'s arguments, then one cotangent per float result,
+      except a scalar loss (0-d or one static element), whose cotangent is 1;
+    - results: `@f`'s results, then the gradient with respect to each
+      argument of `wrt`.
+
+    Each op on a path from a `wrt` argument to a result needs a reverse rule
+    (`rlx::GradOpInterface`); rlx forward ops use their `*_backward` ops.
+    An op without a rule makes the pass fail with an error naming it ("is not
+    differentiable"). The calling convention is in docs/Autodiff.md.
+
+    Without `function=`, the pass differentiates the functions marked
+    `rlx.grad` (a unit attribute, or `rlx.grad = array<i64: ...>` giving the
+    `wrt` indices) and drops the mark; `rlx-to-linalg` runs it first, so a
+    marked model compiles to its gradient directly. A private declaration
+    of `@f_grad` with the right type may precede the pass, so that other
+    functions (a training step) can call it; the pass defines it.
+
+    Example:
+    ```
+    rlx-opt --rlx-grad='function=loss wrt=1,2' model.mlir
+    ```
+  }];
+  let options = [
+    Option<"function", "function", "std::string", /*default=*/"\"\"",
+           "The function to differentiate; empty means every function "
+           "marked with an `rlx.grad` attribute">,
+    ListOption<"wrt", "wrt", "unsigned",
+               "Indices of the arguments to differentiate; empty means the "
+               "function's `rlx.grad` indices, else every float argument">,
+  ];
+  let dependentDialects = [
+    "::mlir::arith::ArithDialect", "::mlir::linalg::LinalgDialect",
+    "::mlir::math::MathDialect", "::mlir::tensor::TensorDialect",
+    "::mlir::func::FuncDialect"
+  ];
+}
+
 def RlxApproximateMath : Pass<"rlx-approximate-math"> {
   let summary = "Replace f32 transcendental calls with polynomial approximations";
   let description = [{

@@ -2,6 +2,7 @@
 #include "RlxAD/InitRlx.h"
 
 #include "RlxAD/Dialect/Rlx/IR/RlxDialect.h"
+#include "RlxAD/Transforms/Autodiff.h"
 #include "RlxAD/Transforms/Passes.h"
 #include "RlxAD/Transforms/Pipelines.h"
 #include "RlxAD/Transforms/Transforms.h"
@@ -50,6 +51,7 @@ void mlir::rlx::registerRlxDialect(DialectRegistry &registry) {
                   linalg::LinalgDialect, math::MathDialect, scf::SCFDialect,
                   tensor::TensorDialect>();
   registerDecompositionInterfaceModels(registry);
+  registerGradInterfaceModels(registry);
 }
 
 void mlir::rlx::registerRlxPipelineDependencies(DialectRegistry &registry) {

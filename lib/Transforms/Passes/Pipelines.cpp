@@ -42,8 +42,11 @@ RlxPipelineOptions::optimizeContractionsOptions() const {
 
 void mlir::rlx::buildRlxToLinalgPipeline(OpPassManager &pm,
                                          const RlxPipelineOptions &options) {
+  pm.addPass(createRlxGrad()); // functions marked rlx.grad, if any
   pm.addPass(createRlxDecomposeBackward(options.decomposeBackwardOptions()));
   pm.addPass(createRlxLowerToLinalg(options.lowerToLinalgOptions()));
+  // arith/math ops on tensors (in models, or from rlx-grad) -> linalg.generic
+  pm.addPass(createConvertElementwiseToLinalgPass());
   pm.addPass(createCanonicalizerPass());
   pm.addPass(createCSEPass());
 }

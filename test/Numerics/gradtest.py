@@ -1,0 +1,109 @@
+"""Helpers of the rlx-grad numerics (test/Numerics/test_grad_*.py).
+
+A case is a forward function written in MLIR (its body, argument shapes and
+result shape) and the same function in torch. The MLIR function is marked
+`rlx.grad` with the indices to differentiate, so compiling it (rlx-to-llvm
+runs rlx-grad first) gives `@f_grad(args..., dy) -> (y, grads...)`. Its
+gradients are compared with torch.autograd.grad (f32 and f64) and, in f64 on
+small shapes, with central finite differences of the compiled forward `@f`.
+"""
+import numpy as np
+import torch
+
+import rlxtest as rt
+
+torch.set_num_threads(1)
+
+NAMES = {np.dtype(np.float32): "f32", np.dtype(np.float64): "f64",
+         np.dtype(np.int32): "i32", np.dtype(np.int64): "i64"}
+
+
+def ttype(shape, dtype):
+    """tensor<AxBxf32>; a dtype given as "f" is the case's float type."""
+    return rt.mlir_type(shape, dtype)
+
+
+class Arg:
+    """An argument: shape, kind "f" (float, random normal) or an integer
+    dtype with a sampler, and whether to differentiate it."""
+
+    def __init__(self, shape, wrt=True, sample=None, dtype=None, mlir_shape=None):
+        self.shape = tuple(shape)
+        self.wrt = wrt
+        self.sample = sample          # gen, dtype -> array
+        self.dtype = dtype            # None: the case's float dtype
+        self.mlir_shape = mlir_shape  # with None for dynamic dims
+
+    def make(self, gen, fdtype):
+        dtype = self.dtype or fdtype
+        if self.sample is not None:
+            return np.asarray(self.sample(gen, dtype)).astype(dtype)
+        return gen.standard_normal(self.shape).astype(dtype)
+
+
+def mlir_function(body, args, result_shape, dtype, result_dtype=None):
+    """func.func @f marked rlx.grad for the wrt args; body uses %a0, %a1, ...
+    and the type placeholders {F} (element type), {T0}, {T1}... (argument
+    types) and {R} (result type); it ends by defining %y."""
+    fname = NAMES[np.dtype(dtype)]
+    types = [ttype(a.mlir_shape or a.shape, a.dtype or dtype) for a in args]
+    rtype = ttype(result_shape, result_dtype or dtype)
+    wrt = [str(i) for i, a in enumerate(args) if a.wrt]
+    subst = {"F": fname, "R": rtype}
+    for i, t in enumerate(types):
+        subst["T%d" % i] = t
+    text = body
+    for k, v in subst.items():
+        text = text.replace("{%s}" % k, v)
+    sig = ", ".join("%%a%d: %s" % (i, t) for i, t in enumerate(types))
+    return ("func.func @f(%s) -> %s attributes {rlx.grad = array<i64: %s>} {\n"
+            "%s\n  return %%y : %s\n}\n" % (sig, rtype, ", ".join(wrt), text, rtype))
+
+
+def is_scalar(shape):
+    return int(np.prod(shape)) == 1
+
+
+def run_case(op, body, args, result_shape, torch_fn, dtypes=rt.DTYPES, fd=True,
+             seed=0, label="", reference=None, dy_sample=None):
+    """Compiles and checks one case for each dtype. `reference(inputs, dy)`
+    replaces torch autograd when given (returns the list of wrt grads)."""
+    for dtype in dtypes:
+        gen = rt.rng(seed)
+        inputs = [a.make(gen, dtype) for a in args]
+        scalar = is_scalar(result_shape)
+        dy = None
+        if not scalar:
+            dy = (dy_sample(gen, dtype) if dy_sample
+                  else gen.standard_normal(result_shape).astype(dtype))
+        text = mlir_function(body, args, result_shape, dtype)
+        try:
+            m = rt.compile(text)
+        except Exception as e:  # a compile failure is a failed case
+            rt._failures.append("%s %s: %s" % (op, label, e))
+            print("FAIL: %s %s compile: %s\n%s" % (op, label, e, text), flush=True)
+            return
+        out = m.f_grad(*inputs) if scalar else m.f_grad(*inputs, dy)
+        y, grads = out[0], list(out[1:])
+        wrt = [i for i, a in enumerate(args) if a.wrt]
+        if reference is not None:
+            want_y, want = reference(inputs, dy)
+        else:
+            ts = [torch.tensor(x, requires_grad=(i in wrt))
+                  for i, x in enumerate(inputs)]
+            ty = torch_fn(*ts)
+            tdy = (torch.ones_like(ty) if scalar else torch.tensor(dy))
+            want = torch.autograd.grad(ty, [ts[i] for i in wrt], tdy,
+                                       allow_unused=True)
+            want = [np.zeros_like(inputs[i]) if g is None else g.detach().numpy()
+                    for i, g in zip(wrt, want)]
+            want_y = ty.detach().numpy()
+        rt.check(op + " (forward)", y, np.asarray(want_y).reshape(np.shape(y)),
+                 dtype, label)
+        for i, g, w in zip(wrt, grads, want):
+            rt.check(op, g, w, dtype, "%s d%d" % (label, i))
+        if fd and np.dtype(dtype) == np.float64:
+            fdy = np.ones(result_shape) if scalar else dy
+            for i, g in zip(wrt, grads):
+                rt.check_fd(op, lambda *a: m.f(*a), inputs, i, fdy, g,
+                            "%s d%d" % (label, i))
