@@ -8,6 +8,7 @@ the gradients of every float operand with torch.autograd.grad in f32 and f64,
 and in f64 with central finite differences of the compiled forward.
 Batches > 1 throughout; fake_quantize's straight-through gradient is checked
 against the formula of rlx.fake_quantize_backward instead of autograd.
+rlx.scan is checked with and without checkpoints.
 """
 import numpy as np
 import torch
@@ -119,6 +120,11 @@ for axis, shape in ((-1, (3, 7)), (1, (2, 4, 5))):
     gt.run_case("rlx.softmax",
                 "  %%y = rlx.softmax %%a0 {axis = %d : i64} : {T0} -> {R}" % axis,
                 [Arg(shape)], shape, lambda x, a=axis: torch.softmax(x, a),
+                label="axis %d" % axis)
+for axis, shape in ((-1, (3, 7)), (0, (4, 5))):
+    gt.run_case("rlx.log_softmax",
+                "  %%y = rlx.log_softmax %%a0 {axis = %d : i64} : {T0} -> {R}" % axis,
+                [Arg(shape)], shape, lambda x, a=axis: torch.log_softmax(x, a),
                 label="axis %d" % axis)
 LAB = np.array([2, 0, 6, 3])
 gt.run_case("rlx.softmax_cross_entropy",

@@ -1,20 +1,17 @@
 // RUN: rlx-opt %s --split-input-file --rlx-grad | FileCheck %s
 
-// softmax has no backward op: s = sum_axis(dy * y) (one reduction generic),
-// dx = y * (dy - s) (one broadcasting generic), on the forward result y.
+// softmax and log_softmax: their backward ops on the forward input x.
 // CHECK-LABEL: func.func @f_grad
 // CHECK-SAME: (%[[X:.+]]: tensor<3x7xf32>, %[[DY:.+]]: tensor<3x7xf32>)
-// CHECK: %[[Y:.+]] = rlx.softmax %[[X]]
-// CHECK: %[[S:.+]] = linalg.generic {{.*}}iterator_types = ["parallel", "reduction"]} ins(%[[DY]], %[[Y]] : {{.*}})
-// CHECK: arith.mulf
-// CHECK: arith.addf
-// CHECK: %[[DX:.+]] = linalg.generic {{.*}}iterator_types = ["parallel", "parallel"]} ins(%[[Y]], %[[DY]], %[[S]] : {{.*}})
-// CHECK: arith.subf
-// CHECK: arith.mulf
-// CHECK: return %[[Y]], %[[DX]]
+// CHECK: %[[Y:.+]] = rlx.softmax %[[X]] {axis = 0 : i64}
+// CHECK: %[[L:.+]] = rlx.log_softmax %[[Y]]
+// CHECK: %[[DY2:.+]] = rlx.log_softmax_backward %[[Y]], %[[DY]] :
+// CHECK: %[[DX:.+]] = rlx.softmax_backward %[[X]], %[[DY2]] {axis = 0 : i64}
+// CHECK: return %[[L]], %[[DX]]
 func.func @f(%x: tensor<3x7xf32>) -> tensor<3x7xf32> attributes {rlx.grad} {
-  %y = rlx.softmax %x {axis = -1 : i64} : tensor<3x7xf32> -> tensor<3x7xf32>
-  return %y : tensor<3x7xf32>
+  %y = rlx.softmax %x {axis = 0 : i64} : tensor<3x7xf32> -> tensor<3x7xf32>
+  %l = rlx.log_softmax %y : tensor<3x7xf32> -> tensor<3x7xf32>
+  return %l : tensor<3x7xf32>
 }
 
 // -----
