@@ -58,6 +58,25 @@ for kind, (fn, sampler) in ACTS.items():
         "activation", "{kind = #rlx.activation<%s>}" % kind),
         [Arg(S, sample=sample)], S, fn, label=kind)
 
+# Kinds with parameters (PyTorch's names) and piecewise kinds (random inputs
+# stay away from the kinks).
+PARAM_ACTS = [
+    ("hardtanh", "min_val = -0.5, max_val = 0.75", lambda x: F.hardtanh(x, -0.5, 0.75)),
+    ("softplus", "beta = 2.0, threshold = 1.5", lambda x: F.softplus(x, 2.0, 1.5)),
+    ("elu", "alpha = 0.7", lambda x: F.elu(x, 0.7)),
+    ("leaky_relu", "negative_slope = 0.2", lambda x: F.leaky_relu(x, 0.2)),
+    ("relu6", "", F.relu6),
+    # PyTorch's hardsigmoid backward uses 1/6 rounded to f32: the formula
+    ("hardswish", "", F.hardswish),
+    ("hardsigmoid", "", lambda x: torch.clamp(x + 3, 0, 6) / 6),
+    ("mish", "", F.mish),
+]
+for kind, params, fn in PARAM_ACTS:
+    attrs = "{kind = #rlx.activation<%s>%s}" % (kind, ", " + params if params else "")
+    gt.run_case("rlx.activation", unary("activation", attrs),
+                [Arg(S, sample=lambda g, d: g.uniform(-3.5, 3.5, S) * 1.9 + 0.01)],
+                S, fn, label=kind)
+
 # -- norms -------------------------------------------------------------------
 X, D = (2, 3, 8), (8,)
 for kind in ("layer_norm", "rms_norm"):
@@ -100,6 +119,13 @@ gt.run_case("rlx.max_pool2d",
             "stride = array<i64: 2, 2>, padding = array<i64: 1, 1>} : {T0} -> {R}",
             [Arg(P)], (2, 3, 3, 3),
             lambda x: F.max_pool2d(x, 3, stride=2, padding=1))
+
+gt.run_case("rlx.max_pool2d",
+            "  %y = rlx.max_pool2d %a0 {kernel_size = array<i64: 2, 2>, "
+            "stride = array<i64: 2, 2>, dilation = array<i64: 2, 2>, ceil_mode = true} : {T0} -> {R}",
+            [Arg((2, 2, 7, 7))], (2, 2, 3, 3),
+            lambda x: F.max_pool2d(x, 2, stride=2, dilation=2, ceil_mode=True),
+            label="dilation, ceil_mode")
 
 # -- cumsum, gather ----------------------------------------------------------
 C = (3, 6)

@@ -1,7 +1,7 @@
 //===- ActivationGrad.cpp - reverse rules of the activations --------------===//
 //
 //   relu:       dx = relu_backward(x, dy)
-//   activation: dx = activation_backward(x, dy) {kind}
+//   activation: dx = activation_backward(x, dy) {kind and its parameters}
 //
 //===----------------------------------------------------------------------===//
 #include "Common/GradGlue.h"
@@ -22,8 +22,8 @@ static LogicalResult gradRelu(OpBuilder &b, ReluOp op, ArrayRef<Value> dys,
 static LogicalResult gradActivation(OpBuilder &b, ActivationOp op,
                                     ArrayRef<Value> dys, ArrayRef<bool> needed,
                                     SmallVectorImpl<Value> &dxs) {
-  dxs[0] = ActivationBackwardOp::create(b, op.getLoc(), op.getX().getType(),
-                                        op.getX(), dys[0], op.getKindAttr());
+  dxs[0] = createWithForwardAttrs<ActivationBackwardOp>(
+      b, op, op.getX().getType(), {op.getX(), dys[0]});
   return success();
 }
 

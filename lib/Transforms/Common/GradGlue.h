@@ -50,6 +50,19 @@ template <typename... Gs> struct GradList {
   static void attachModels(MLIRContext *ctx) { (Gs::attachModel(ctx), ...); }
 };
 
+/// A backward op `OpTy` with the forward op's attributes (for families whose
+/// backward ops share the forward attribute set, such as the activation
+/// parameters or the pooling geometry), so the rule follows new attributes.
+template <typename OpTy>
+Value createWithForwardAttrs(OpBuilder &b, Operation *forward, Type type,
+                             ValueRange operands) {
+  OperationState state(forward->getLoc(), OpTy::getOperationName());
+  state.addOperands(operands);
+  state.addTypes(type);
+  state.addAttributes(forward->getAttrs());
+  return b.create(state)->getResult(0);
+}
+
 /// `value` as type `type`: unchanged, or a tensor.cast between compatible
 /// shapes (a rule's result may be more or less static than the operand).
 Value castToType(OpBuilder &b, Location loc, Value value, Type type);

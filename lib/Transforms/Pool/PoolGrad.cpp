@@ -1,6 +1,7 @@
 //===- PoolGrad.cpp - reverse rule of max_pool2d --------------------------===//
 //
-//   dx = max_pool2d_backward(x, dy)   (dy to each window's argmax)
+//   dx = max_pool2d_backward(x, dy)   (dy to each window's argmax; same
+//   geometry: kernel, stride, padding, dilation, ceil_mode)
 //
 //===----------------------------------------------------------------------===//
 #include "Common/GradGlue.h"
@@ -13,9 +14,8 @@ using namespace mlir::rlx;
 static LogicalResult gradMaxPool2d(OpBuilder &b, MaxPool2dOp op,
                                    ArrayRef<Value> dys, ArrayRef<bool> needed,
                                    SmallVectorImpl<Value> &dxs) {
-  dxs[0] = MaxPool2dBackwardOp::create(
-      b, op.getLoc(), op.getX().getType(), op.getX(), dys[0],
-      op.getKernelSizeAttr(), op.getStrideAttr(), op.getPaddingAttr());
+  dxs[0] = createWithForwardAttrs<MaxPool2dBackwardOp>(
+      b, op, op.getX().getType(), {op.getX(), dys[0]});
   return success();
 }
 
