@@ -14,8 +14,8 @@ using namespace mlir::rlx;
 static LogicalResult gradGather(OpBuilder &b, GatherOp op, ArrayRef<Value> dys,
                                 ArrayRef<bool> needed,
                                 SmallVectorImpl<Value> &dxs) {
-  dxs[0] = GatherBackwardOp::create(b, op.getLoc(), op.getTable().getType(),
-                                    dys[0], op.getIndices(), op.getAxisAttr());
+  dxs[0] = createWithForwardAttrs<GatherBackwardOp>(
+      b, op, op.getTable().getType(), {dys[0], op.getIndices()});
   return success();
 }
 
