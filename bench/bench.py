@@ -540,6 +540,19 @@ def rss_main(fn):
         resource.RUSAGE_SELF).ru_maxrss / 1024.0))
 
 
+def check(name, got, want):
+    """np.allclose with rtol 1e-3 and atol 1e-3 * max|want|."""
+    want = want.detach().numpy()
+    got = np.asarray(got)
+    scale = max(float(np.max(np.abs(want))), 1e-30)
+    if got.shape != want.shape or not np.allclose(got, want, rtol=RTOL,
+                                                  atol=ATOL * scale):
+        err = (np.max(np.abs(got - want)) / scale
+               if got.shape == want.shape else float("inf"))
+        raise SystemExit("MISMATCH %s: rlx differs from torch (max err %.3g "
+                         "of scale %.3g)" % (name, err, scale))
+
+
 def main():
     pattern = sys.argv[1] if len(sys.argv) > 1 else ""
     print("torch %s; BLAS: %s; OPENBLAS_CORETYPE: %s; convolutions: oneDNN "
