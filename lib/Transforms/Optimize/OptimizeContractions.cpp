@@ -619,7 +619,14 @@ struct RlxOptimizeContractionsPass
       FailureOr<ContractionPlan> plan = planContraction(op, bits, threads);
       if (failed(plan))
         continue;
-      if (failed(tileContraction(rewriter, op, *plan, parallel)))
+      // Threads only pay for themselves on large contractions: a fork/join
+      // costs microseconds (a scan's 16x128x128 step matmul does not).
+      int64_t work = 1;
+      for (int64_t r : op.getStaticLoopRanges())
+        work = ShapedType::isDynamic(r) ? std::max<int64_t>(work, 1 << 20)
+                                        : work * r;
+      bool threaded = parallel && work >= (1 << 20);
+      if (failed(tileContraction(rewriter, op, *plan, threaded)))
         continue;
       canonicalizeTiles(root);
       SmallVector<linalg::LinalgOp> tiles;
