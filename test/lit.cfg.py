@@ -13,7 +13,8 @@ config.test_source_root = os.path.dirname(__file__)
 config.test_exec_root = os.path.join(config.rlx_obj_root, "test")
 
 # The numerics oracle (PyTorch, numpy) lives in Debian's python3.
-config.substitutions.append(("%python", "/usr/bin/python3"))
+# In a sanitizer build (RLX_SANITIZE) it runs with the ASan runtime preloaded.
+config.substitutions.append(("%python", config.rlx_python))
 config.substitutions.append(("%rlx_src", config.rlx_src_root))
 config.substitutions.append(("%rlx_obj", config.rlx_obj_root))
 config.substitutions.append(("%cmake", config.cmake_command))
@@ -23,7 +24,8 @@ config.substitutions.append(
     ("%mlir_lib_dir", os.path.join(os.path.dirname(config.llvm_tools_dir), "lib")))
 
 llvm_config.with_system_environment(["HOME", "TMPDIR", "OPENBLAS_CORETYPE",
-                                     "OPENBLAS_L2_SIZE"])
+                                     "OPENBLAS_L2_SIZE", "ASAN_OPTIONS",
+                                     "UBSAN_OPTIONS"])
 llvm_config.use_default_substitutions()
 
 tool_dirs = [os.path.join(config.rlx_obj_root, "bin"), config.llvm_tools_dir]

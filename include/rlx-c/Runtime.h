@@ -54,11 +54,17 @@ void rlxModuleDestroy(RlxModule *module);
 size_t rlxModuleNumFunctions(const RlxModule *module);
 const char *rlxModuleFunctionName(const RlxModule *module, size_t index);
 
+/// Caps the bytes the compiled code of one call may hold at once (0, the
+/// default: no cap). An allocation over the cap, like one malloc cannot
+/// satisfy, makes rlxModuleCall fail with "rlx: cannot allocate N bytes ...".
+void rlxModuleSetMemoryLimit(RlxModule *module, uint64_t bytes);
+
 /// Calls `function`. Inputs must match the signature's arity, element types,
 /// ranks and static dims (dynamic dims are taken from the inputs); otherwise
 /// nothing runs and an error is returned. On success returns 0 and stores a
 /// malloc'd array of `*numOutputs` tensors in `*outputs`. On failure returns
-/// non-zero and stores a message in `*error` (if not NULL).
+/// non-zero and stores a message in `*error` (if not NULL). A failed call
+/// (a run-time shape check, an allocation) frees all it had allocated.
 int rlxModuleCall(RlxModule *module, const char *function,
                   const RlxTensor *inputs, size_t numInputs,
                   RlxTensor **outputs, size_t *numOutputs, char **error);

@@ -44,6 +44,11 @@ extern "C" RlxModule *rlxModuleCompile(const char *source, size_t length,
 
 extern "C" void rlxModuleDestroy(RlxModule *module) { delete module; }
 
+extern "C" void rlxModuleSetMemoryLimit(RlxModule *module, uint64_t bytes) {
+  if (module)
+    module->module->setMemoryLimit(bytes);
+}
+
 extern "C" size_t rlxModuleNumFunctions(const RlxModule *module) {
   return module ? module->module->functions().size() : 0;
 }
@@ -89,12 +94,21 @@ extern "C" int rlxModuleCall(RlxModule *module, const char *function,
   size_t n = results->size();
   auto *out =
       static_cast<RlxTensor *>(std::calloc(n ? n : 1, sizeof(RlxTensor)));
+  if (!out) {
+    setError(error, "rlx: cannot allocate the output array");
+    return 1;
+  }
   for (size_t i = 0; i < n; ++i) {
     Tensor &r = (*results)[i];
     out[i].dtype = static_cast<RlxDType>(r.dtype);
     out[i].rank = r.shape.size();
     out[i].shape = static_cast<int64_t *>(
         std::malloc(std::max<size_t>(1, r.shape.size()) * sizeof(int64_t)));
+    if (!out[i].shape) {
+      rlxTensorsDestroy(out, i);
+      setError(error, "rlx: cannot allocate the output shapes");
+      return 1;
+    }
     std::copy(r.shape.begin(), r.shape.end(), out[i].shape);
     // No copy: the caller holds a reference on the JIT's buffer.
     out[i].data = r.data;

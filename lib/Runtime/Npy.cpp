@@ -1,6 +1,7 @@
 //===- Npy.cpp - read and write NumPy .npy files --------------------------===//
 #include "RlxAD/Runtime/Npy.h"
 
+#include "llvm/Support/FileSystem.h"
 #include "llvm/Support/MemoryBuffer.h"
 #include "llvm/Support/raw_ostream.h"
 
@@ -40,6 +41,14 @@ static std::optional<std::string> headerValue(llvm::StringRef header,
 }
 
 llvm::Expected<Tensor> rlx::runtime::readNpy(llvm::StringRef path) {
+  // Only a regular file has a size to check against the header: a device
+  // (/dev/zero) or a pipe could be read until memory runs out.
+  llvm::sys::fs::file_status status;
+  if (std::error_code ec = llvm::sys::fs::status(path, status))
+    return npyError(path, "cannot read: " + ec.message());
+  if (status.type() != llvm::sys::fs::file_type::regular_file)
+    return npyError(path, "not a regular file (devices, pipes and "
+                          "directories are not read)");
   auto file = llvm::MemoryBuffer::getFile(path, /*IsText=*/false,
                                           /*RequiresNullTerminator=*/false);
   if (!file)
@@ -115,6 +124,10 @@ llvm::Expected<Tensor> rlx::runtime::readNpy(llvm::StringRef path) {
     return npyError(path, "truncated data: expected " + llvm::Twine(need) +
                               " bytes, file has " +
                               llvm::Twine(bytes.size() - dataStart));
+  if (bytes.size() - dataStart > need)
+    return npyError(path,
+                    "the file has " + llvm::Twine(bytes.size() - dataStart) +
+                        " bytes of data, its header says " + llvm::Twine(need));
   void *data = std::malloc(std::max<size_t>(1, need));
   if (!data)
     return npyError(path, "out of memory");

@@ -9,6 +9,8 @@
 //===----------------------------------------------------------------------===//
 #include "RlxAD/Runtime/Runtime.h"
 
+#include "CallGuard.h"
+
 #include "RlxAD/InitRlx.h"
 #include "RlxAD/Transforms/Pipelines.h"
 
@@ -25,12 +27,17 @@
 #include "llvm/ADT/DenseMap.h"
 #include "llvm/ExecutionEngine/Orc/JITTargetMachineBuilder.h"
 #include "llvm/ExecutionEngine/Orc/Mangling.h"
+#include "llvm/Support/CheckedArithmetic.h"
 #include "llvm/Support/SourceMgr.h"
 #include "llvm/Support/TargetSelect.h"
 #include "llvm/Support/raw_ostream.h"
 
+#ifdef RLX_SANITIZE_JIT
+#include "llvm/Passes/PassBuilder.h"
+#include "llvm/Transforms/Instrumentation/AddressSanitizer.h"
+#endif
+
 #include <atomic>
-#include <csetjmp>
 #include <cstdlib>
 #include <cstring>
 #include <dlfcn.h>
@@ -128,22 +135,30 @@ static FunctionSignature signatureOf(mlir::func::FuncOp func) {
   return sig;
 }
 
-// A failed run-time check (rlx-check-shapes) in JIT code calls puts(message)
-// then abort(). We map both symbols to these handlers and unwind to the
-// setjmp in JitModule::call. The frames skipped are JIT code (no destructors);
-// buffers the call had allocated so far are leaked, once per failed call.
-static thread_local std::jmp_buf *activeCall = nullptr;
-static thread_local std::string failedCheck;
-
-extern "C" int rlxJitPuts(const char *message) {
-  failedCheck = message ? message : "";
-  return 0;
-}
-
-extern "C" void rlxJitAbort() {
-  if (activeCall)
-    std::longjmp(*activeCall, 1);
-  std::abort();
+/// In a sanitizer build (RLX_SANITIZE), the JIT-ed code is instrumented with
+/// AddressSanitizer too, so that an out-of-bounds access of compiled code is
+/// reported like one of the runtime's. Elsewhere, nothing.
+static void instrumentForSanitizers(llvm::Module &module) {
+#ifdef RLX_SANITIZE_JIT
+  for (llvm::Function &f : module)
+    if (!f.isDeclaration())
+      f.addFnAttr(llvm::Attribute::SanitizeAddress);
+  llvm::LoopAnalysisManager lam;
+  llvm::FunctionAnalysisManager fam;
+  llvm::CGSCCAnalysisManager cgam;
+  llvm::ModuleAnalysisManager mam;
+  llvm::PassBuilder pb;
+  pb.registerModuleAnalyses(mam);
+  pb.registerCGSCCAnalyses(cgam);
+  pb.registerFunctionAnalyses(fam);
+  pb.registerLoopAnalyses(lam);
+  pb.crossRegisterProxies(lam, fam, cgam, mam);
+  llvm::ModulePassManager mpm;
+  mpm.addPass(llvm::AddressSanitizerPass(llvm::AddressSanitizerOptions()));
+  mpm.run(module, mam);
+#else
+  (void)module;
+#endif
 }
 
 //===----------------------------------------------------------------------===//
@@ -198,6 +213,7 @@ static void applyNumThreads() {
 struct JitModule::Impl {
   std::unique_ptr<mlir::ExecutionEngine> engine;
   std::vector<FunctionSignature> functions;
+  uint64_t memoryLimit = 0;
 };
 
 JitModule::JitModule(std::unique_ptr<Impl> impl) : impl(std::move(impl)) {}
@@ -206,6 +222,10 @@ JitModule::~JitModule() = default;
 const std::vector<FunctionSignature> &JitModule::functions() const {
   return impl->functions;
 }
+
+void JitModule::setMemoryLimit(uint64_t bytes) { impl->memoryLimit = bytes; }
+
+uint64_t JitModule::memoryLimit() const { return impl->memoryLimit; }
 
 const FunctionSignature *JitModule::lookup(StringRef name) const {
   for (const FunctionSignature &f : impl->functions)
@@ -261,7 +281,8 @@ JitModule::compile(StringRef source, StringRef pipelineOptions) {
     return makeError("invalid rlx-to-llvm pipeline options '" +
                      pipelineOptions + "'");
   options->emitCInterface = true;
-  // Dynamic dims the IR relates are checked per call; see failedCheck below.
+  // Dynamic dims the IR relates are checked per call; a failed check fails
+  // the call (CallGuard).
   options->checkShapes = true;
   mlir::PassManager pm(&context);
   mlir::rlx::buildRlxToLLVMPipeline(pm, *options);
@@ -289,7 +310,13 @@ JitModule::compile(StringRef source, StringRef pipelineOptions) {
   if (ompSetNumThreads())
     libs.push_back(RLX_OMP_LIBRARY); // the OpenMP runtime of the threads
   mlir::ExecutionEngineOptions engineOptions;
-  engineOptions.transformer = transformer;
+  auto optimizeAndInstrument = [&transformer](llvm::Module *m) -> llvm::Error {
+    if (llvm::Error e = transformer(m))
+      return e;
+    instrumentForSanitizers(*m);
+    return llvm::Error::success();
+  };
+  engineOptions.transformer = optimizeAndInstrument;
   engineOptions.jitCodeGenOptLevel = llvm::CodeGenOptLevel::Aggressive;
   engineOptions.sharedLibPaths = libs;
   engineOptions.enableGDBNotificationListener = false;
@@ -300,17 +327,9 @@ JitModule::compile(StringRef source, StringRef pipelineOptions) {
     return makeError("JIT compilation failed: " +
                      llvm::toString(engine.takeError()) + "\n" + diagnostics);
   impl->engine = std::move(*engine);
-  // A failed cf.assert prints its message with puts and calls abort: inside
-  // this JIT module both go to handlers that turn it into a call error.
-  impl->engine->registerSymbols([](llvm::orc::MangleAndInterner interner) {
-    llvm::orc::SymbolMap symbols;
-    symbols[interner("puts")] = {llvm::orc::ExecutorAddr::fromPtr(&rlxJitPuts),
-                                 llvm::JITSymbolFlags::Exported};
-    symbols[interner("abort")] = {
-        llvm::orc::ExecutorAddr::fromPtr(&rlxJitAbort),
-        llvm::JITSymbolFlags::Exported};
-    return symbols;
-  });
+  // The module's allocations, frees and failed checks go to the CallGuard
+  // of the running call (CallGuard.h).
+  impl->engine->registerSymbols(CallGuard::symbols);
   return std::unique_ptr<JitModule>(new JitModule(std::move(impl)));
 }
 
@@ -338,11 +357,12 @@ struct Descriptor {
 };
 } // namespace
 
-/// Takes ownership of the buffer a result descriptor points to, copying it
-/// into a dense row-major tensor if its strides are not the identity ones.
+/// Takes ownership of the buffer a result descriptor points to (when the
+/// call allocated it), copying it into a dense row-major tensor if its
+/// strides are not the identity ones or the call did not allocate it.
 /// `owners` makes results that share an allocation share its ownership.
-static Tensor
-adoptResult(const int64_t *words, const TensorType &type,
+static Expected<Tensor>
+adoptResult(const int64_t *words, const TensorType &type, CallGuard &guard,
             llvm::DenseMap<void *, std::shared_ptr<void>> &owners) {
   size_t rank = type.shape.size();
   Tensor t;
@@ -361,18 +381,25 @@ adoptResult(const int64_t *words, const TensorType &type,
       dense = false;
     expected *= t.shape[i];
   }
-  std::shared_ptr<void> &owner = owners[allocated];
-  if (!owner)
-    owner = std::shared_ptr<void>(allocated, [](void *p) { std::free(p); });
+  auto found = owners.find(allocated);
+  if (found == owners.end() && guard.adopt(allocated))
+    found = owners
+                .try_emplace(allocated,
+                             std::shared_ptr<void>(
+                                 allocated, [](void *p) { std::free(p); }))
+                .first;
   char *base = aligned + offset * elem;
-  if (dense) {
-    t.storage = owner;
+  if (dense && found != owners.end()) {
+    t.storage = found->second;
     t.data = base;
     return t;
   }
-  // Strided result: gather it into a fresh dense buffer.
+  // Strided, or not the call's to give: copy into a fresh dense buffer.
   int64_t n = t.numElements();
   void *dense_buf = std::malloc(std::max<size_t>(1, n * elem));
+  if (!dense_buf)
+    return makeError("rlx: cannot allocate " + llvm::Twine(n * elem) +
+                     " bytes for a result");
   std::vector<int64_t> index(rank, 0);
   for (int64_t flat = 0; flat < n; ++flat) {
     int64_t src = 0;
@@ -425,6 +452,14 @@ JitModule::call(StringRef name, llvm::ArrayRef<TensorView> inputs) {
                          ": expected " + want.str() + ", got " + got() +
                          " (dim " + llvm::Twine(d) + ")");
     }
+    std::optional<int64_t> bytes = int64_t(dtypeSize(view.dtype));
+    for (int64_t d : view.shape)
+      if (bytes)
+        bytes = llvm::checkedMul(*bytes, d);
+    if (!bytes)
+      return makeError("function '" + name + "' argument #" + llvm::Twine(i) +
+                       ": the byte size of " + got() +
+                       " does not fit in 64 bits");
     if (!view.data && !view.shape.empty()) {
       bool empty = false;
       for (int64_t d : view.shape)
@@ -465,20 +500,20 @@ JitModule::call(StringRef name, llvm::ArrayRef<TensorView> inputs) {
     return makeError("function '" + name +
                      "' was not compiled: " + llvm::toString(fn.takeError()));
   applyNumThreads();
-  std::jmp_buf jump;
-  activeCall = &jump;
-  failedCheck.clear();
-  if (setjmp(jump) != 0) {
-    activeCall = nullptr;
-    return makeError("function '" + name + "': " + failedCheck);
-  }
-  (*fn)(args.data());
-  activeCall = nullptr;
+  // Buffers of a failed call, and those of a successful one that are not
+  // results, are freed when `guard` goes out of scope.
+  CallGuard guard(name, impl->memoryLimit);
+  if (!guard.run(*fn, args.data()))
+    return makeError("function '" + name + "': " + guard.message());
 
   std::vector<Tensor> results;
   llvm::DenseMap<void *, std::shared_ptr<void>> owners;
-  for (size_t i = 0; i < sig->outputs.size(); ++i)
-    results.push_back(adoptResult(resultWords.data() + resultOffsets[i],
-                                  sig->outputs[i], owners));
+  for (size_t i = 0; i < sig->outputs.size(); ++i) {
+    Expected<Tensor> t = adoptResult(resultWords.data() + resultOffsets[i],
+                                     sig->outputs[i], guard, owners);
+    if (!t)
+      return t.takeError();
+    results.push_back(std::move(*t));
+  }
   return results;
 }

@@ -72,6 +72,7 @@ def _library():
         ctypes.c_void_p, ctypes.c_char_p, ctypes.POINTER(_Tensor), ctypes.c_size_t,
         ctypes.POINTER(ctypes.POINTER(_Tensor)), ctypes.POINTER(ctypes.c_size_t),
         ctypes.POINTER(ctypes.c_void_p)]
+    lib.rlxModuleSetMemoryLimit.argtypes = [ctypes.c_void_p, ctypes.c_uint64]
     lib.rlxTensorsDestroy.argtypes = [ctypes.POINTER(_Tensor), ctypes.c_size_t]
     lib.rlxStringDestroy.argtypes = [ctypes.c_void_p]
     lib.rlxSetNumThreads.argtypes = [ctypes.c_int]
@@ -97,6 +98,18 @@ class Module:
         self._lib = lib
         self.functions = [lib.rlxModuleFunctionName(handle, i).decode()
                           for i in range(lib.rlxModuleNumFunctions(handle))]
+
+    @property
+    def memory_limit(self):
+        """Bytes one call may allocate (None: no cap)."""
+        return self.__dict__.get("_memory_limit")
+
+    @memory_limit.setter
+    def memory_limit(self, limit):
+        if limit is not None and int(limit) <= 0:
+            raise ValueError("memory_limit must be positive or None")
+        self._lib.rlxModuleSetMemoryLimit(self._handle, int(limit or 0))
+        self.__dict__["_memory_limit"] = None if limit is None else int(limit)
 
     def __del__(self):
         if getattr(self, "_handle", None):
@@ -159,12 +172,14 @@ def get_num_threads():
     return _library().rlxGetNumThreads()
 
 
-def compile(source, options=None, num_threads=None):
+def compile(source, options=None, num_threads=None, memory_limit=None):
     """Compiles MLIR text (rlx ops and upstream dialects) to a Module.
 
     `options` is the rlx-to-llvm pipeline option string, e.g.
     "cumsum-matrix-max-length=64 scan-unroll-max-length=16".
     `num_threads`, when given, calls set_num_threads(num_threads).
+    `memory_limit` caps the bytes one call may allocate (None: no cap); a
+    call over it raises RlxError("rlx: cannot allocate N bytes ...").
     """
     lib = _library()
     if num_threads is not None:
@@ -176,4 +191,7 @@ def compile(source, options=None, num_threads=None):
                                   ctypes.byref(err))
     if not handle:
         raise RlxError(_take_error(lib, err))
-    return Module(handle, lib)
+    module = Module(handle, lib)
+    if memory_limit is not None:
+        module.memory_limit = memory_limit
+    return module

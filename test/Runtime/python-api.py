@@ -34,7 +34,7 @@ for call in (lambda: m.grad(x), lambda: m.grad(x.astype(np.float64), dy),
         print("error:", e)
 # CHECK: error: function 'grad' takes 2 arguments, got 1
 # CHECK: error: function 'grad' argument #0: expected tensor<?x3xf32>, got tensor<4x3xf64>
-# CHECK: error: function 'grad': rlx: run-time shape check failed in 'linalg.generic'
+# CHECK: error: function 'grad': rlx: run-time shape check failed in 'rlx.activation_backward' at loc({{.*}}): expects dim 0 of 'operand #0' to equal dim 0 of 'operand #1'
 # CHECK: error: function 'grad' argument #0: expected tensor<?x3xf32>, got tensor<4x5xf32> (dim 1)
 # CHECK: error: no public function 'missing' in the module (has: grad, both)
 

@@ -1,12 +1,14 @@
 //===- rlx-run.cpp - compile an rlx module and run it on .npy files -------===//
 //
 //   rlx-run FILE.mlir [--entry=NAME] [--input=A.npy]... [--output=OUT.npy]...
-//           [--repeat=N] [--pipeline-options=STR]
+//           [--repeat=N] [--pipeline-options=STR] [--memory-limit=BYTES]
 //
 // Inputs bind to the entry function's arguments in order; results are written
 // to the outputs in order (or summarised on stdout when no --output is given).
 // With --repeat=N: one warm-up call, then N timed calls, and
-// `time: median=<ms> ms min=<ms> ms runs=<N>` on stderr.
+// `time: median=<ms> ms min=<ms> ms runs=<N>` on stderr. --memory-limit caps
+// what one call may allocate (a number of bytes, or with a K, M or G suffix).
+// Inputs are read from regular files only.
 //
 //===----------------------------------------------------------------------===//
 #include "RlxAD/Runtime/Npy.h"
@@ -39,6 +41,27 @@ static cl::opt<std::string>
                     cl::desc("rlx-to-llvm options, e.g. "
                              "'cumsum-matrix-max-length=64'"),
                     cl::init(""));
+
+static cl::opt<std::string>
+    memoryLimit("memory-limit",
+                cl::desc("Bytes one call may allocate (e.g. 4096, 64M, 2G; "
+                         "default: no limit)"),
+                cl::init(""));
+
+/// "123", "64K", "64M", "2G" (powers of 1024) to bytes.
+static std::optional<uint64_t> parseBytes(llvm::StringRef text) {
+  uint64_t scale = 1;
+  if (text.consume_back("K") || text.consume_back("k"))
+    scale = uint64_t(1) << 10;
+  else if (text.consume_back("M"))
+    scale = uint64_t(1) << 20;
+  else if (text.consume_back("G"))
+    scale = uint64_t(1) << 30;
+  uint64_t value;
+  if (text.getAsInteger(10, value) || value == 0 || value > UINT64_MAX / scale)
+    return std::nullopt;
+  return value * scale;
+}
 
 static int fail(const llvm::Twine &message) {
   llvm::errs() << "rlx-run: error: " << message << "\n";
@@ -80,9 +103,15 @@ int main(int argc, char **argv) {
   if (!source)
     return fail("cannot read '" + inputFile +
                 "': " + source.getError().message());
+  std::optional<uint64_t> limit;
+  if (!memoryLimit.empty() && !(limit = parseBytes(memoryLimit)))
+    return fail("invalid --memory-limit '" + memoryLimit +
+                "' (a positive number of bytes, optionally with K, M or G)");
   auto module = JitModule::compile((*source)->getBuffer(), pipelineOptions);
   if (!module)
     return fail(llvm::toString(module.takeError()));
+  if (limit)
+    (*module)->setMemoryLimit(*limit);
 
   std::string name = entry;
   if (name.empty()) {

@@ -86,7 +86,15 @@ public:
   const std::vector<FunctionSignature> &functions() const;
   const FunctionSignature *lookup(llvm::StringRef name) const;
 
-  /// Calls `name` after checking arity, dtypes, ranks and static dims.
+  /// Caps the bytes that the compiled code of one call may hold at once
+  /// (0, the default: no cap). An allocation over the cap, like one malloc
+  /// cannot satisfy, fails the call with "rlx: cannot allocate N bytes ...".
+  void setMemoryLimit(uint64_t bytes);
+  uint64_t memoryLimit() const;
+
+  /// Calls `name` after checking arity, dtypes, ranks and static dims. A
+  /// failed run-time check or allocation fails the call with a message and
+  /// frees everything the call had allocated.
   llvm::Expected<std::vector<Tensor>> call(llvm::StringRef name,
                                            llvm::ArrayRef<TensorView> inputs);
 

@@ -181,7 +181,9 @@ def RlxCheckShapes : Pass<"rlx-check-shapes"> {
     op, the runtime checks of upstream's RuntimeVerifiableOpInterface: every
     dimension the op's indexing maps relate must have the same size in every
     operand. `tensor.extract_slice`/`insert_slice` outside linalg bodies (the
-    loops of gather_backward and scan) get their in-bounds checks too. Dynamic dimensions that the IR relates (x and dy of a backward
+    loops of gather_backward and scan) get their in-bounds checks too, and
+    every `tensor.cast` to a more static type (a result type more static
+    than the operand it is computed from) checks the dims it makes static. Dynamic dimensions that the IR relates (x and dy of a backward
     op, k and v of attention) are thus checked once per op instead of being
     trusted: a mismatch fails a `cf.assert` instead of reading out of bounds.
     The rlx runtime turns a failed check into an error of the call.
@@ -221,6 +223,26 @@ def RlxOptimizeContractions : Pass<"rlx-optimize-contractions"> {
     "::mlir::affine::AffineDialect", "::mlir::arith::ArithDialect",
     "::mlir::linalg::LinalgDialect", "::mlir::scf::SCFDialect",
     "::mlir::tensor::TensorDialect", "::mlir::vector::VectorDialect"
+  ];
+}
+
+def RlxCheckContracts : Pass<"rlx-check-contracts"> {
+  let summary = "Check at run time the shape contract of every rlx op";
+  let description = [{
+    Inserts, before every rlx op, a `cf.assert` for each relation between
+    dims that its verifier states but cannot decide statically because a
+    dim is dynamic: operand dims that must agree (x and dy, the batch of q
+    and k), a static result dim against the operand dim it comes from (a
+    result type more static than its operand), divisibility (C by
+    `num_groups`, the last dim of rope's x by `head_dim`), the window formula
+    of convolution and pooling, the mask of attention. The verifiers are the
+    one statement of these rules (`ShapeContract.h`). A failed check reports
+    the op, its location and the relation, before the op touches memory;
+    the rlx runtime turns it into an error of the call.
+  }];
+  let dependentDialects = [
+    "::mlir::arith::ArithDialect", "::mlir::cf::ControlFlowDialect",
+    "::mlir::tensor::TensorDialect"
   ];
 }
 

@@ -51,9 +51,10 @@ struct RlxPipelineOptions : public PassPipelineOptions<RlxPipelineOptions> {
       llvm::cl::init(true)};
   PassOptions::Option<bool> checkShapes{
       *this, "check-shapes",
-      llvm::cl::desc("rlx-to-llvm: check at run time that the shapes each "
-                     "linalg op relates agree (rlx-check-shapes; the runtime "
-                     "turns a failure into an error)"),
+      llvm::cl::desc("rlx-to-llvm: check at run time the shape contract of "
+                     "every rlx op (rlx-check-contracts) and that the shapes "
+                     "each linalg op relates agree (rlx-check-shapes); the "
+                     "runtime turns a failure into an error"),
       llvm::cl::init(false)};
   PassOptions::Option<bool> emitCInterface{
       *this, "emit-c-interface",

@@ -24,8 +24,10 @@ struct RlxCheckShapesPass
     getOperation()->walk([&](RuntimeVerifiableOpInterface op) {
       if (op->getParentOfType<linalg::LinalgOp>())
         return;
-      if (isa<linalg::LinalgOp, tensor::ExtractSliceOp, tensor::InsertSliceOp>(
-              op.getOperation()))
+      // tensor.cast: the casts to a result type more static than the
+      // operand's shape.
+      if (isa<linalg::LinalgOp, tensor::CastOp, tensor::ExtractSliceOp,
+              tensor::InsertSliceOp>(op.getOperation()))
         ops.push_back(op);
     });
     OpBuilder builder(&getContext());

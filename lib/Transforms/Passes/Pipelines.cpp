@@ -87,6 +87,9 @@ void mlir::rlx::buildRlxToLinalgPipeline(OpPassManager &pm,
 
 void mlir::rlx::buildRlxToLLVMPipeline(OpPassManager &pm,
                                        const RlxPipelineOptions &options) {
+  // The contracts are checked on the rlx ops, before they are rewritten.
+  if (options.checkShapes)
+    pm.addPass(createRlxCheckContracts());
   buildRlxToLinalgPipeline(pm, options);
   if (options.checkShapes)
     pm.addPass(createRlxCheckShapes());

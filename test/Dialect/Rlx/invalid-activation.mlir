@@ -103,3 +103,20 @@ func.func @param_type(%x: tensor<4xf32>) -> tensor<4xf32> {
   %y = "rlx.activation"(%x) <{kind = #rlx.activation<leaky_relu>, negative_slope = 0.1 : f32}> : (tensor<4xf32>) -> tensor<4xf32>
   return %y : tensor<4xf32>
 }
+
+// -----
+
+// 2^62 f32 elements are 2^64 bytes: an allocation size would wrap.
+func.func @relu_byte_size(%x: tensor<4611686018427387904xf32>) -> tensor<4611686018427387904xf32> {
+  // expected-error@+1 {{'rlx.relu' op expects the byte size of operand #0 ('tensor<4611686018427387904xf32>') to fit in 64 bits}}
+  %y = rlx.relu %x : tensor<4611686018427387904xf32> -> tensor<4611686018427387904xf32>
+  return %y : tensor<4611686018427387904xf32>
+}
+
+// -----
+
+func.func @relu_backward_byte_size(%x: tensor<?x1073741824x1073741824xf64>, %dy: tensor<?x1073741824x1073741824xf64>) -> tensor<?x1073741824x1073741824xf64> {
+  // expected-error@+1 {{'rlx.relu_backward' op expects the byte size of operand #0 ('tensor<?x1073741824x1073741824xf64>') to fit in 64 bits}}
+  %dx = rlx.relu_backward %x, %dy : tensor<?x1073741824x1073741824xf64>, tensor<?x1073741824x1073741824xf64> -> tensor<?x1073741824x1073741824xf64>
+  return %dx : tensor<?x1073741824x1073741824xf64>
+}

@@ -19,3 +19,11 @@ with open(os.path.join(out, "x.npy"), "rb") as f:
     data = f.read()
 with open(os.path.join(out, "truncated.npy"), "wb") as f:
     f.write(data[:-7])
+# More data than the header says.
+with open(os.path.join(out, "long.npy"), "wb") as f:
+    f.write(data + b"\0" * 8)
+# A header whose byte size does not fit in 64 bits.
+header = "{'descr': '<f4', 'fortran_order': False, 'shape': (4611686018427387904, 4), }"
+header += " " * ((64 - (10 + len(header) + 1) % 64) % 64) + "\n"
+with open(os.path.join(out, "huge.npy"), "wb") as f:
+    f.write(b"\x93NUMPY\x01\x00" + len(header).to_bytes(2, "little") + header.encode())

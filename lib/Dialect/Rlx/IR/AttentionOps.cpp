@@ -25,6 +25,49 @@ static bool isStaticNotEqual(int64_t a, int64_t b) {
   return !ShapedType::isDynamic(a) && !ShapedType::isDynamic(b) && a != b;
 }
 
+/// Which of B, H, Sq, Sk (0-3) each dim of a rank-`rank` mask stands for.
+static SmallVector<int64_t> maskTargets(MaskKind kind, int64_t rank) {
+  if (rank == 4)
+    return {0, 1, 2, 3};
+  if (kind == MaskKind::custom)
+    return {0, 3};
+  return {2, 3};
+}
+
+/// The mask's dims against the operands' B, H, Sq, Sk when some are dynamic
+/// (the static ones are checked by verifyMaskShape): the run-time contract.
+static LogicalResult recordMaskShape(Operation *op, MaskKind kind, Value mask,
+                                     ArrayRef<NamedDim> sources /*B,Sq,Sk*/,
+                                     int64_t heads) {
+  int64_t rank = cast<ShapedType>(mask.getType()).getRank();
+  auto relation = kind == MaskKind::bias && rank == 4
+                      ? ShapeRelation::Kind::EqualOrOne
+                      : ShapeRelation::Kind::Equal;
+  MLIRContext *ctx = op->getContext();
+  for (auto [d, t] : llvm::enumerate(maskTargets(kind, rank))) {
+    NamedDim maskDim{mask, "mask", int64_t(d)};
+    std::string what =
+        "expects dim " + std::to_string(d) + " of 'mask' to " +
+        (relation == ShapeRelation::Kind::EqualOrOne ? "be 1 or equal "
+                                                     : "equal ");
+    LogicalResult ok =
+        t == 1
+            ? verifyDimRelation(
+                  op, relation, {maskDim}, getAffineSymbolExpr(0, ctx),
+                  getAffineConstantExpr(heads, ctx),
+                  what + "'num_heads' (" + std::to_string(heads) + ")")
+            : verifyDimRelation(
+                  op, relation, {maskDim, sources[t == 0 ? 0 : t - 1]},
+                  getAffineSymbolExpr(0, ctx), getAffineSymbolExpr(1, ctx),
+                  what + "dim " +
+                      std::to_string(sources[t == 0 ? 0 : t - 1].dim) +
+                      " of '" + sources[t == 0 ? 0 : t - 1].name.str() + "'");
+    if (failed(ok))
+      return failure();
+  }
+  return success();
+}
+
 /// The mask operand: `custom` takes `[B, Sk]` or `[B, H, Sq, Sk]`; `bias`
 /// takes `[Sq, Sk]` or a rank-4 shape broadcastable to `[B, H, Sq, Sk]`.
 static LogicalResult verifyMaskShape(Operation *op, MaskKind kind, Value mask,
@@ -40,14 +83,7 @@ static LogicalResult verifyMaskShape(Operation *op, MaskKind kind, Value mask,
                       : "(broadcastable to [B, H, Sq, Sk])")
            << ", got rank " << rank;
   static const char *names[] = {"B", "H", "Sq", "Sk"};
-  SmallVector<int64_t> targets;
-  if (rank == 4)
-    targets = {0, 1, 2, 3};
-  else if (custom)
-    targets = {0, 3};
-  else
-    targets = {2, 3};
-  for (auto [d, t] : llvm::enumerate(targets)) {
+  for (auto [d, t] : llvm::enumerate(maskTargets(kind, rank))) {
     int64_t got = type.getDimSize(d);
     bool broadcast = !custom && rank == 4 && got == 1;
     if (!broadcast && isStaticNotEqual(got, full[t]))
@@ -170,7 +206,9 @@ static LogicalResult verifyAttention(OpTy op, Value dy, Value expected,
     if (ShapedType::isDynamic(sq) && dy)
       sq = dimOf(dy, seqDim);
     int64_t full[] = {batch, heads, sq, sk};
-    if (failed(verifyMaskShape(o, kind, mask, full)))
+    NamedDim sources[] = {{q, "q", 0}, {q, "q", seqDim}, {k, "k", seqDim}};
+    if (failed(verifyMaskShape(o, kind, mask, full)) ||
+        failed(recordMaskShape(o, kind, mask, sources, heads)))
       return failure();
   }
   return success();

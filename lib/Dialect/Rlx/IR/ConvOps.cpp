@@ -45,25 +45,34 @@ verifyConvTriple(Operation *op, Value in, StringRef inName, Value w,
 
   auto inType = cast<ShapedType>(in.getType());
   auto wType = cast<ShapedType>(w.getType());
-  auto outType = cast<ShapedType>(out.getType());
 
   // Channels: Ci and Co divisible by groups, w dim 1 == Ci / groups.
-  auto divisible = [&](ShapedType type, StringRef name, int64_t dim,
+  auto divisible = [&](Value value, StringRef name, int64_t dim,
                        StringRef what) -> LogicalResult {
-    int64_t c = type.getDimSize(dim);
-    if (ShapedType::isDynamic(c) || c % groups == 0)
+    int64_t c = cast<ShapedType>(value.getType()).getDimSize(dim);
+    if (ShapedType::isDynamic(c)) // checked at run time
+      return verifyDimDivisible(op, value, name, dim, groups, "'groups'");
+    if (c % groups == 0)
       return success();
     return op->emitOpError()
            << "expects " << what << " (dim " << dim << " of '" << name << "', "
            << c << ") to be divisible by 'groups' (" << groups << ")";
   };
-  if (failed(divisible(inType, inName, 1, "Ci")) ||
-      failed(divisible(wType, wName, 0, "Co")) ||
-      failed(divisible(outType, outName, 1, "Co")))
+  if (failed(divisible(in, inName, 1, "Ci")) ||
+      failed(divisible(w, wName, 0, "Co")) ||
+      failed(divisible(out, outName, 1, "Co")))
     return failure();
   int64_t ci = inType.getDimSize(1);
   if (!ShapedType::isDynamic(ci) &&
       failed(verifyDimEquals(op, w, wName, 1, ci / groups, "Ci / groups")))
+    return failure();
+  MLIRContext *ctx = op->getContext();
+  if (ShapedType::isDynamic(ci) &&
+      failed(verifyDimRelation(
+          op, ShapeRelation::Kind::Equal, {{w, wName, 1}, {in, inName, 1}},
+          getAffineSymbolExpr(0, ctx) * groups, getAffineSymbolExpr(1, ctx),
+          "expects dim 1 of '" + wName + "' times 'groups' (" + Twine(groups) +
+              ") to equal dim 1 of '" + inName + "'")))
     return failure();
   if (failed(verifyDimsMatch(op, out, outName, 0, in, inName, 0)) ||
       failed(verifyDimsMatch(op, out, outName, 1, w, wName, 0)))
@@ -77,8 +86,19 @@ verifyConvTriple(Operation *op, Value in, StringRef inName, Value w,
       return op->emitOpError()
              << "expects the kernel " << axis << " (dim " << 2 + i << " of '"
              << wName << "') to be >= 1, got " << k;
-    if (ShapedType::isDynamic(k))
+    if (ShapedType::isDynamic(k)) {
+      // The kernel size is known at run time only: the contract checks it.
+      if (failed(verifyDimRelation(
+              op, ShapeRelation::Kind::AtMost, {{w, wName, 2 + i}},
+              getAffineConstantExpr(1, ctx), getAffineSymbolExpr(0, ctx),
+              "expects the kernel " + Twine(axis) + " (dim " + Twine(2 + i) +
+                  " of '" + wName + "') to be >= 1")) ||
+          failed(verifyWindowSweep(op, {out, outName, 2 + i},
+                                   {in, inName, 2 + i}, {w, wName, 2 + i}, 0,
+                                   stride[i], padding[i], dilation[i])))
+        return failure();
       continue;
+    }
     // Huge attributes must not wrap the size arithmetic of the rewrites.
     if (!slidingExtents(ShapedType::isDynamic(h) ? 0 : h, k, padding[i],
                         dilation[i]))
@@ -87,8 +107,13 @@ verifyConvTriple(Operation *op, Value in, StringRef inName, Value w,
              << 2 + i << " + 2*" << padding[i]
              << ") and the dilated kernel window (" << dilation[i] << "*(" << k
              << "-1)+1) to fit in 64 bits";
-    if (ShapedType::isDynamic(h))
+    if (ShapedType::isDynamic(h)) {
+      if (failed(verifyWindowSweep(op, {out, outName, 2 + i},
+                                   {in, inName, 2 + i}, {}, k, stride[i],
+                                   padding[i], dilation[i])))
+        return failure();
       continue;
+    }
     std::optional<int64_t> ho =
         slidingOutputSize(h, k, stride[i], padding[i], dilation[i]);
     if (!ho)

@@ -135,8 +135,13 @@ static LogicalResult verifyGroupNorm(Operation *op, const NormOperands &o,
   for (auto [named, dim] : channelDims) {
     int64_t channels =
         cast<RankedTensorType>(named.first.getType()).getDimSize(dim);
-    if (ShapedType::isDynamic(channels))
+    if (ShapedType::isDynamic(channels)) {
+      // Checked at run time (the op's shape contract).
+      if (failed(verifyDimDivisible(op, named.first, named.second, dim,
+                                    numGroups, "'num_groups'")))
+        return failure();
       continue;
+    }
     if (channels % numGroups != 0)
       return op->emitOpError()
              << "expects the channel count (dim " << dim << " of '"

@@ -65,6 +65,19 @@ static LogicalResult verifyPooledShape(Operation *op, Value x, Value out,
       return op->emitOpError() << "expects dim " << 2 + d << " of 'x' (" << in
                                << ") plus twice the padding (" << padding[d]
                                << ") and the dilated window to fit in 64 bits";
+    if (ShapedType::isDynamic(in)) {
+      // The contract checks at run time what the verifier checks below.
+      MLIRContext *ctx = op->getContext();
+      if (failed(verifyDimRelation(
+              op, ShapeRelation::Kind::AtMost, {{x, "x", 2 + d}},
+              getAffineConstantExpr(1, ctx), getAffineSymbolExpr(0, ctx),
+              "expects dim " + Twine(2 + d) + " of 'x' to be non-zero")) ||
+          failed(verifyWindowSweep(op, {out, outName, 2 + d}, {x, "x", 2 + d},
+                                   {}, kernel[d], g.stride[d], padding[d],
+                                   g.dilation[d], g.ceilMode)))
+        return failure();
+      continue;
+    }
     std::optional<int64_t> size = poolOutputSize(
         in, kernel[d], g.stride[d], padding[d], g.dilation[d], g.ceilMode);
     if (!size)

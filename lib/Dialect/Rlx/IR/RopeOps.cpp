@@ -35,6 +35,10 @@ static LogicalResult verifyRope(Operation *op, Value x, StringRef xName,
     if (type.getRank() != rank)
       continue; // reported by verifyCompatibleShapes below
     int64_t hd = type.getDimSize(rank - 1);
+    if (ShapedType::isDynamic(hd) && // checked at run time
+        failed(verifyDimDivisible(op, value, name, rank - 1, headDim,
+                                  "'head_dim'")))
+      return failure();
     if (!ShapedType::isDynamic(hd) && hd % headDim != 0)
       return op->emitOpError()
              << "expects the last dim of '" << name << "' (" << hd

@@ -1,0 +1,84 @@
+//===- CallGuard.h - the state of one call into JIT code --------*- C++ -*-===//
+//
+// JIT code never sees a NULL from malloc and never outlives a failed check:
+// the runtime maps the JIT module's malloc/calloc/realloc/aligned_alloc/
+// posix_memalign/free, puts and abort to the handlers of CallGuard.cpp. While
+// a call runs, its CallGuard
+//  - records every buffer the JIT code allocates (and frees), enforcing the
+//    module's memory limit;
+//  - turns a failed allocation or a failed run-time check (cf.assert: puts,
+//    then abort) into a longjmp back to JitModule::call, with a message;
+//  - frees, when the call fails, every buffer the call had allocated, so a
+//    failed call leaks nothing.
+// The parallel loops of compiled code run on OpenMP worker threads, which
+// have no guard: their allocations are plain (a failed one aborts with a
+// message), and a free of a guarded buffer from any thread updates its
+// guard (one process-wide map of guarded buffers).
+// The frames the longjmp skips are JIT code, which has no destructors.
+//
+//===----------------------------------------------------------------------===//
+#ifndef RLX_LIB_RUNTIME_CALLGUARD_H
+#define RLX_LIB_RUNTIME_CALLGUARD_H
+
+#include "llvm/ADT/DenseMap.h"
+#include "llvm/ADT/StringRef.h"
+#include "llvm/ExecutionEngine/Orc/Mangling.h"
+
+#include <csetjmp>
+#include <cstdint>
+#include <string>
+
+namespace rlx::runtime {
+
+class CallGuard {
+public:
+  /// Activates the guard on this thread for a call of `function`;
+  /// `memoryLimit` caps the bytes the call's JIT code holds at once (0: no
+  /// limit).
+  CallGuard(llvm::StringRef function, uint64_t memoryLimit);
+  /// Frees every buffer the call still owns (all of them after a failure;
+  /// after a success, those not adopted as results) and deactivates it.
+  ~CallGuard();
+  CallGuard(const CallGuard &) = delete;
+  CallGuard &operator=(const CallGuard &) = delete;
+
+  /// Runs `fn(args)`; false if it failed (see message()). `fn` is the
+  /// ExecutionEngine's packed wrapper.
+  bool run(void (*fn)(void **), void **args);
+  const std::string &message() const { return failure; }
+
+  /// Hands the buffer at `allocated` (a result's) over to the caller: the
+  /// guard no longer frees it. False if the call did not allocate it.
+  bool adopt(void *allocated);
+
+  /// The symbols the JIT module's calls to the C allocator, puts and abort
+  /// resolve to.
+  static llvm::orc::SymbolMap symbols(llvm::orc::MangleAndInterner interner);
+
+  // The handlers behind symbols(), for the active guard of this thread.
+  void *allocate(uint64_t size, uint64_t alignment, bool zero);
+  void *reallocate(void *old, uint64_t size);
+  /// Frees `ptr`, from any thread, forgetting it in the guard that owns it.
+  static void release(void *ptr);
+  [[noreturn]] void fail(std::string message);
+  void setCheckMessage(const char *message);
+
+  static CallGuard *active();
+
+private:
+  std::string function;
+  uint64_t memoryLimit;
+  uint64_t inUse = 0;
+  /// Live buffers of this call and their sizes (under the global mutex).
+  llvm::DenseMap<void *, uint64_t> buffers;
+  void track(void *ptr, uint64_t size);
+  /// Forgets `ptr` if this guard owns it; its size, or 0.
+  uint64_t forget(void *ptr);
+  std::string failure;
+  std::jmp_buf jump;
+  CallGuard *previous;
+};
+
+} // namespace rlx::runtime
+
+#endif // RLX_LIB_RUNTIME_CALLGUARD_H
