@@ -231,6 +231,10 @@ planContraction(linalg::LinalgOp op, int64_t vectorBits, int64_t threads) {
   // Register tile: NR = two vectors, MR rows of accumulators (half of the
   // 32 zmm registers with AVX-512, 12 of 16 ymm with AVX2).
   SmallVector<int64_t> ranges = op.getStaticLoopRanges();
+  // An empty contraction (a zero-sized dim, e.g. no input channels) has no
+  // work to tile; the default lowering handles it.
+  if (llvm::is_contained(ranges, 0))
+    return failure();
   int64_t elemBytes = elementType.getIntOrFloatBitWidth() / 8;
   int64_t lanes = std::max<int64_t>(1, vectorBits / 8 / elemBytes);
   int64_t m = ranges[plan.mDim], n = ranges[plan.nDim];
