@@ -54,8 +54,8 @@ static FailureOr<SmallVector<Value>> lowerMaxPool2d(RewriterBase &rewriter,
     int64_t in = xType.getDimSize(2 + d);
     int64_t window = dilation[d] * (kernel[d] - 1) + 1;
     if (!ShapedType::isDynamic(in)) {
-      int64_t out = *poolOutputSize(in, kernel[d], stride[d], padding[d],
-                                    dilation[d], ceilMode);
+      int64_t out = *slidingOutputSize(in, kernel[d], stride[d], padding[d],
+                                       dilation[d], ceilMode);
       shape.push_back(out);
       // The last window ends at (out - 1) * s + e in padded coordinates.
       int64_t high = std::max(padding[d],

@@ -78,7 +78,7 @@ static LogicalResult verifyPooledShape(Operation *op, Value x, Value out,
         return failure();
       continue;
     }
-    std::optional<int64_t> size = poolOutputSize(
+    std::optional<int64_t> size = slidingOutputSize(
         in, kernel[d], g.stride[d], padding[d], g.dilation[d], g.ceilMode);
     if (!size)
       return op->emitOpError() << "expects dim " << 2 + d << " of 'x' (" << in

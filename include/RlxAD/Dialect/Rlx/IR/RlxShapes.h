@@ -27,35 +27,18 @@ slidingExtents(int64_t in, int64_t kernel, int64_t pad, int64_t dilation) {
   return std::make_pair(*padded, *window);
 }
 
-/// Output length of a convolution/pooling window sweep:
-/// floor((in + 2*pad - dil*(k-1) - 1) / stride) + 1, or std::nullopt when no
-/// window fits or the sizes overflow (the caller reports it). Dynamic input
-/// gives ShapedType::kDynamic.
-inline std::optional<int64_t> slidingOutputSize(int64_t in, int64_t kernel,
-                                                int64_t stride, int64_t pad,
-                                                int64_t dilation) {
-  if (ShapedType::isDynamic(in))
-    return ShapedType::kDynamic;
-  std::optional<std::pair<int64_t, int64_t>> extents =
-      slidingExtents(in, kernel, pad, dilation);
-  if (!extents || stride <= 0)
-    return std::nullopt;
-  int64_t span = extents->first - extents->second;
-  if (span < 0)
-    return std::nullopt;
-  return span / stride + 1;
-}
-
-/// Output length of a pooling window sweep with PyTorch's rule
-/// (pooling_output_shape): with e = dil*(k-1) + 1 the dilated window,
+/// Output length of a convolution/pooling window sweep, PyTorch's rule
+/// (pooling_output_shape; convolutions never use ceil mode): with
+/// e = dil*(k-1) + 1 the dilated window,
 ///   out = floor((in + 2*pad - e + (ceil ? stride - 1 : 0)) / stride) + 1,
 /// and in ceil mode the last window must start inside the input or the left
 /// padding: out -= 1 when (out - 1) * stride >= in + pad. std::nullopt when
 /// no window fits (out < 1) or the sizes overflow; dynamic input gives
 /// ShapedType::kDynamic.
-inline std::optional<int64_t> poolOutputSize(int64_t in, int64_t kernel,
-                                             int64_t stride, int64_t pad,
-                                             int64_t dilation, bool ceilMode) {
+inline std::optional<int64_t> slidingOutputSize(int64_t in, int64_t kernel,
+                                                int64_t stride, int64_t pad,
+                                                int64_t dilation,
+                                                bool ceilMode = false) {
   if (ShapedType::isDynamic(in))
     return ShapedType::kDynamic;
   std::optional<std::pair<int64_t, int64_t>> extents =
