@@ -71,28 +71,43 @@ static SmallVector<Value> buildSoftmaxStatsWithSum(
   return {m, sums[0], sums[1]};
 }
 
+/// The gradient of a softmax-family op from its statistics: m, s and
+/// t = sum(term(dy, e)) (buildSoftmaxStatsWithSum), then one broadcasting
+/// generic dx = combine(y, dy, s, t) with y = exp(x - m) / s.
+static Value buildSoftmaxFamilyGrad(
+    RewriterBase &rewriter, Location loc, Value x, Value dy, int64_t axis,
+    function_ref<Value(OpBuilder &, Location, Value dy, Value e)> term,
+    function_ref<Value(OpBuilder &, Location, Value y, Value dy, Value s,
+                       Value t)>
+        combine) {
+  SmallVector<Value> stats =
+      buildSoftmaxStatsWithSum(rewriter, loc, x, dy, axis, term);
+  return buildBroadcastElementwise(
+      rewriter, loc, {x, dy}, stats, {axis},
+      [&](OpBuilder &b, Location l, ValueRange args) -> Value {
+        // args: x, dy, m, s, t
+        Value y = arith::DivFOp::create(
+            b, l, buildShiftedExp(b, l, args[0], args[2]), args[3]);
+        return combine(b, l, y, args[1], args[3], args[4]);
+      });
+}
+
 /// dx = y * (dy - sum(dy * y)), y = e / s: with t = sum(dy * e),
 /// dx = e/s * (dy - t/s).
 static FailureOr<SmallVector<Value>>
 decomposeSoftmaxBackward(RewriterBase &rewriter, SoftmaxBackwardOp op,
                          const DecompositionOptions &) {
-  Location loc = op.getLoc();
-  Value x = op.getX(), dy = op.getDy();
-  int64_t axis = verifiedAxis(op.getAxis(), op.getX().getType().getRank());
-  SmallVector<Value> stats = buildSoftmaxStatsWithSum(
-      rewriter, loc, x, dy, axis,
+  Value dx = buildSoftmaxFamilyGrad(
+      rewriter, op.getLoc(), op.getX(), op.getDy(),
+      verifiedAxis(op.getAxis(), op.getX().getType().getRank()),
       [](OpBuilder &b, Location l, Value g, Value e) -> Value {
         return arith::MulFOp::create(b, l, g, e);
-      });
-  Value dx = buildBroadcastElementwise(
-      rewriter, loc, {x, dy}, stats, {axis},
-      [](OpBuilder &b, Location l, ValueRange args) -> Value {
-        // args: x, dy, m, s, t
-        Value y = arith::DivFOp::create(
-            b, l, buildShiftedExp(b, l, args[0], args[2]), args[3]);
-        Value mean = arith::DivFOp::create(b, l, args[4], args[3]);
-        return arith::MulFOp::create(
-            b, l, y, arith::SubFOp::create(b, l, args[1], mean));
+      },
+      [](OpBuilder &b, Location l, Value y, Value g, Value s,
+         Value t) -> Value {
+        Value mean = arith::DivFOp::create(b, l, t, s);
+        return arith::MulFOp::create(b, l, y,
+                                     arith::SubFOp::create(b, l, g, mean));
       });
   return SmallVector<Value>{dx};
 }
@@ -101,20 +116,14 @@ decomposeSoftmaxBackward(RewriterBase &rewriter, SoftmaxBackwardOp op,
 static FailureOr<SmallVector<Value>>
 decomposeLogSoftmaxBackward(RewriterBase &rewriter, LogSoftmaxBackwardOp op,
                             const DecompositionOptions &) {
-  Location loc = op.getLoc();
-  Value x = op.getX(), dy = op.getDy();
-  int64_t axis = verifiedAxis(op.getAxis(), op.getX().getType().getRank());
-  SmallVector<Value> stats = buildSoftmaxStatsWithSum(
-      rewriter, loc, x, dy, axis,
-      [](OpBuilder &, Location, Value g, Value) -> Value { return g; });
-  Value dx = buildBroadcastElementwise(
-      rewriter, loc, {x, dy}, stats, {axis},
-      [](OpBuilder &b, Location l, ValueRange args) -> Value {
-        // args: x, dy, m, s, g
-        Value y = arith::DivFOp::create(
-            b, l, buildShiftedExp(b, l, args[0], args[2]), args[3]);
-        return arith::SubFOp::create(b, l, args[1],
-                                     arith::MulFOp::create(b, l, y, args[4]));
+  Value dx = buildSoftmaxFamilyGrad(
+      rewriter, op.getLoc(), op.getX(), op.getDy(),
+      verifiedAxis(op.getAxis(), op.getX().getType().getRank()),
+      [](OpBuilder &, Location, Value g, Value) -> Value { return g; },
+      [](OpBuilder &b, Location l, Value y, Value g, Value,
+         Value sumDy) -> Value {
+        return arith::SubFOp::create(b, l, g,
+                                     arith::MulFOp::create(b, l, y, sumDy));
       });
   return SmallVector<Value>{dx};
 }
