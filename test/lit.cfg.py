@@ -8,7 +8,8 @@ config.name = "rlx"
 config.test_format = lit.formats.ShTest(not llvm_config.use_lit_shell)
 config.suffixes = [".mlir", ".py", ".test", ".c"]
 config.excludes = ["lit.cfg.py", "lit.site.cfg.py", "CMakeLists.txt",
-                   "rlxtest.py", "gradtest.py", "Inputs", "capi-test.c"]
+                   "rlxtest.py", "gradtest.py", "Inputs", "capi-test.c",
+                   "dialect-test.c"]
 config.test_source_root = os.path.dirname(__file__)
 config.test_exec_root = os.path.join(config.rlx_obj_root, "test")
 

@@ -9,6 +9,9 @@
 // RUN: %t/build/embed-opt %s --my-decompose-activations | FileCheck %s --check-prefix=POPULATE
 // RUN: %t/build/embed-opt %s --my-decompose-aggregates | FileCheck %s --check-prefix=INTERFACE
 // RUN: %t/build/embed-opt %s --rlx-to-linalg | FileCheck %s --check-prefix=PIPELINE
+// The installed plugin in Debian's stock mlir-opt, and the C API's files.
+// RUN: mlir-opt --load-dialect-plugin=%t/prefix/lib/librlx-plugin.so --load-pass-plugin=%t/prefix/lib/librlx-plugin.so --pass-pipeline="builtin.module(rlx-to-linalg)" %s | FileCheck %s --check-prefix=PIPELINE
+// RUN: test -f %t/prefix/include/rlx-c/Dialect.h && test -f %t/prefix/lib/librlx-capi.so
 
 // ROUNDTRIP: rlx.activation_backward %{{.*}}, %{{.*}} {kind = #rlx.activation<silu>}
 // POPULATE-NOT: rlx.activation_backward
