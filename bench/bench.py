@@ -598,8 +598,32 @@ def main():
             jit_s, rss), flush=True)
 
 
+class Tee:
+    """Writes to stdout and keeps a copy (for --plot)."""
+
+    def __init__(self, out):
+        self.out, self.text = out, []
+
+    def write(self, s):
+        self.text.append(s)
+        return self.out.write(s)
+
+    def flush(self):
+        self.out.flush()
+
+
 if __name__ == "__main__":
     if len(sys.argv) > 2 and sys.argv[1] == "--rss":
         rss_main(sys.argv[2])
+    elif len(sys.argv) > 2 and sys.argv[1] == "--plot":
+        # bench.py --plot OUT.png [filter]: the table, then its picture.
+        png = sys.argv.pop(2)
+        sys.argv.pop(1)
+        sys.stdout = tee = Tee(sys.stdout)
+        main()
+        sys.stdout = tee.out
+        sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+        import plot
+        plot.plot("".join(tee.text), png)
     else:
         main()
