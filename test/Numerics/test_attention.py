@@ -8,7 +8,11 @@ Covers both layouts ([B,H,S,D] and [B,S,H*D]), Sq != Sk (both ways), B and
 H > 1, f32 and f64, dynamic batch (and fully dynamic shapes), every mask kind
 (bottom-right aligned causal and sliding window, custom [B,Sk] and
 [B,H,Sq,Sk], bias [Sq,Sk] and broadcast rank-4 shapes), explicit scale,
-softcap, and fully masked rows (uniform softmax, no NaN).
+softcap, and fully masked rows (uniform softmax, no NaN), a value head dim
+Dv != D, and grouped-query heads (num_kv_heads dividing num_heads, group
+sizes 1, 2, 3, 4 and 6; torch 1.13 has no grouped-query attention, so the
+reference repeats each k/v head over its group with repeat_interleave and
+autograd sums dk and dv over the group).
 """
 import numpy as np
 import torch
@@ -25,18 +29,37 @@ class Case:
 
     def __init__(self, name, b, h, sq, sk, d, layout=4, mask_kind="none",
                  window=None, scale=None, softcap=None, mask_shape=None,
-                 dynamic=None, fully_masked_row=False):
+                 dynamic=None, fully_masked_row=False, kv_heads=None, dv=None):
         self.name, self.b, self.h, self.sq, self.sk, self.d = name, b, h, sq, sk, d
+        # Grouped-query heads and the value head dim (None: the defaults,
+        # attributes left out).
+        self.kv_attr, self.dv_attr = kv_heads, dv
+        self.hkv = kv_heads if kv_heads is not None else h
+        self.dv = dv if dv is not None else d
         self.layout, self.mask_kind, self.window = layout, mask_kind, window
         self.scale, self.softcap, self.mask_shape = scale, softcap, mask_shape
         # dynamic: None, "batch" (leading dim ?) or "all" (every dim ?).
         self.dynamic, self.fully_masked_row = dynamic, fully_masked_row
 
+    def tag(self):
+        """Reported separately: the cases with grouped heads or Dv != D."""
+        if self.kv_attr is None and self.dv_attr is None:
+            return ""
+        return " (num_kv_heads, value_head_dim)"
+
     # Shapes -----------------------------------------------------------------
-    def seq_shape(self, s):
+    def seq_shape(self, s, heads=None, d=None):
+        heads = self.h if heads is None else heads
+        d = self.d if d is None else d
         if self.layout == 4:
-            return [self.b, self.h, s, self.d]
-        return [self.b, s, self.h * self.d]
+            return [self.b, heads, s, d]
+        return [self.b, s, heads * d]
+
+    def shapes(self):
+        """q, k, v and output (= dy) shapes."""
+        return (self.seq_shape(self.sq), self.seq_shape(self.sk, self.hkv),
+                self.seq_shape(self.sk, self.hkv, self.dv),
+                self.seq_shape(self.sq, self.h, self.dv))
 
     def type_shape(self, shape, is_mask=False):
         if self.dynamic == "all":
@@ -51,6 +74,10 @@ class Case:
     def attrs(self, wrt=None):
         parts = ["num_heads = %d : i64" % self.h, "head_dim = %d : i64" % self.d,
                  "mask_kind = #rlx.mask_kind<%s>" % self.mask_kind]
+        if self.kv_attr is not None:
+            parts.append("num_kv_heads = %d : i64" % self.kv_attr)
+        if self.dv_attr is not None:
+            parts.append("value_head_dim = %d : i64" % self.dv_attr)
         if self.window is not None:
             parts.append("window = %d : i64" % self.window)
         if self.scale is not None:
@@ -66,33 +93,30 @@ class Case:
         (after CSE they share the recomputed probabilities, which keeps the
         module small and the JIT quick)."""
         t = lambda shape, m=False: rt.mlir_type(self.type_shape(shape, m), dtype)
-        tq, tk = t(self.seq_shape(self.sq)), t(self.seq_shape(self.sk))
+        tq, tk, tv, to = (t(x) for x in self.shapes())
         has_mask = self.mask_shape is not None
         tm = [t(self.mask_shape, True)] if has_mask else []
         mops = ", %m" if has_mask else ""
-        args = "%q: {0}, %k: {1}, %v: {1}, %dy: {0}".format(tq, tk)
+        args = "%q: {0}, %k: {1}, %v: {2}, %dy: {3}".format(tq, tk, tv, to)
         args += "".join(", %m: " + x for x in tm)
-        lines = ["func.func @{n}({a}) -> ({tq}, {tq}, {tk}, {tk}) {{".format(
-            n=self.name, a=args, tq=tq, tk=tk)]
-        lines.append("  %o = rlx.attention %q, %k, %v{m} {at} : {ty} -> {tq}".format(
-            m=mops, at=self.attrs(), ty=", ".join([tq, tk, tk] + tm), tq=tq))
-        for wrt in WRTS:
+        results = ", ".join([to, tq, tk, tv])
+        lines = ["func.func @{n}({a}) -> ({r}) {{".format(
+            n=self.name, a=args, r=results)]
+        lines.append("  %o = rlx.attention %q, %k, %v{m} {at} : {ty} -> {to}".format(
+            m=mops, at=self.attrs(), ty=", ".join([tq, tk, tv] + tm), to=to))
+        for wrt, tr in zip(WRTS, (tq, tk, tv)):
             lines.append(
                 "  %d{w} = rlx.attention_backward %q, %k, %v, %dy{m} {at} : {ty} -> {tr}"
                 .format(w=wrt, m=mops, at=self.attrs(wrt),
-                        ty=", ".join([tq, tk, tk, tq] + tm),
-                        tr=tq if wrt == "query" else tk))
-        lines.append("  return %o, %dquery, %dkey, %dvalue : {0}, {0}, {1}, {1}"
-                     .format(tq, tk))
+                        ty=", ".join([tq, tk, tv, to] + tm), tr=tr))
+        lines.append("  return %o, %dquery, %dkey, %dvalue : " + results)
         lines.append("}")
         return "\n".join(lines)
 
     # Inputs -----------------------------------------------------------------
     def inputs(self, gen, dtype):
-        q = gen.standard_normal(self.seq_shape(self.sq)).astype(dtype)
-        k = gen.standard_normal(self.seq_shape(self.sk)).astype(dtype)
-        v = gen.standard_normal(self.seq_shape(self.sk)).astype(dtype)
-        dy = gen.standard_normal(self.seq_shape(self.sq)).astype(dtype)
+        q, k, v, dy = (gen.standard_normal(x).astype(dtype)
+                       for x in self.shapes())
         mask = None
         if self.mask_kind == "custom":
             mask = gen.choice([0.0, 0.2, 0.7, 1.0], size=self.mask_shape).astype(dtype)
@@ -108,13 +132,17 @@ class Case:
     # Reference --------------------------------------------------------------
     def torch_forward(self, q, k, v, mask):
         b, h, d = self.b, self.h, self.d
+        group = h // self.hkv
 
-        def heads(x):  # -> [B, H, S, D]
+        def heads(x, nh, hd):  # -> [B, nh, S, hd]
             if self.layout == 4:
                 return x
-            return x.reshape(b, x.shape[1], h, d).transpose(1, 2)
+            return x.reshape(b, x.shape[1], nh, hd).transpose(1, 2)
 
-        q4, k4, v4 = heads(q), heads(k), heads(v)
+        # Grouped query: query head i reads key/value head i // group.
+        q4 = heads(q, h, d)
+        k4 = heads(k, self.hkv, d).repeat_interleave(group, dim=1)
+        v4 = heads(v, self.hkv, self.dv).repeat_interleave(group, dim=1)
         scale = (float(np.float32(self.scale)) if self.scale is not None
                  else 1.0 / np.sqrt(d))
         s = scale * torch.matmul(q4, k4.transpose(-1, -2))
@@ -141,7 +169,7 @@ class Case:
         p = torch.softmax(s, dim=-1)
         o = torch.matmul(p, v4)
         if self.layout == 3:
-            o = o.transpose(1, 2).reshape(b, sq, h * d)
+            o = o.transpose(1, 2).reshape(b, sq, h * self.dv)
         return o
 
     def reference(self, q, k, v, dy, mask):
@@ -184,6 +212,40 @@ def cases():
              window=2, dynamic="all"),
         Case("dyn_all_bias_seq", 2, 2, 3, 5, 2, layout=3, mask_kind="bias",
              mask_shape=[2, 2, 3, 5], dynamic="all"),
+        # Value head dim != head dim.
+        Case("dv_plain", 2, 3, 3, 5, 4, dv=6),
+        Case("dv_small_causal_seq", 2, 2, 4, 4, 5, layout=3, dv=2,
+             mask_kind="causal"),
+        # Grouped-query heads: group sizes 2, 3, 4, 6 (and 1, explicit).
+        Case("gqa2", 2, 4, 3, 5, 4, kv_heads=2),
+        Case("gqa_explicit1", 2, 2, 3, 5, 3, kv_heads=2, layout=3),
+        Case("gqa3_causal_seq", 2, 6, 4, 4, 2, layout=3, kv_heads=2,
+             mask_kind="causal"),
+        Case("mqa4_dv", 2, 4, 3, 5, 2, kv_heads=1, dv=3, mask_kind="causal"),
+        Case("gqa6_window_cap", 2, 6, 3, 5, 2, kv_heads=1,
+             mask_kind="sliding_window", window=1, softcap=2.0),
+        Case("gqa2_dv_seq", 3, 4, 5, 3, 3, layout=3, kv_heads=2, dv=5,
+             scale=0.4),
+        Case("gqa2_custom_full", 2, 4, 3, 5, 2, kv_heads=2, mask_kind="custom",
+             mask_shape=[2, 4, 3, 5], fully_masked_row=True),
+        Case("gqa2_custom_bsk_seq", 2, 4, 3, 5, 2, layout=3, kv_heads=2, dv=3,
+             mask_kind="custom", mask_shape=[2, 5]),
+        Case("gqa3_bias_full_seq", 2, 6, 3, 4, 2, layout=3, kv_heads=2,
+             mask_kind="bias", mask_shape=[2, 6, 3, 4]),
+        Case("gqa2_bias_b1", 2, 4, 3, 5, 2, kv_heads=2, dv=4, mask_kind="bias",
+             mask_shape=[2, 1, 3, 5]),
+        Case("gqa2_bias_2d", 2, 4, 3, 5, 2, kv_heads=2, mask_kind="bias",
+             mask_shape=[3, 5]),
+        Case("dyn_gqa2_causal", 3, 4, 3, 5, 2, kv_heads=2, dv=3,
+             mask_kind="causal", dynamic="batch"),
+        Case("dyn_gqa3_seq", 2, 6, 4, 4, 2, layout=3, kv_heads=2, dv=4,
+             dynamic="batch"),
+        Case("dyn_all_gqa2_dv", 2, 4, 3, 5, 2, kv_heads=2, dv=3,
+             mask_kind="causal", dynamic="all"),
+        Case("dyn_all_gqa2_dv_seq", 2, 4, 3, 5, 2, layout=3, kv_heads=2, dv=3,
+             dynamic="all"),
+        Case("dyn_all_gqa2_bias", 2, 4, 3, 5, 2, kv_heads=2,
+             mask_kind="bias", mask_shape=[2, 4, 3, 5], dynamic="all"),
     ]
     return cs
 
@@ -196,9 +258,9 @@ def run_against_torch(dtype, gen, cs):
         want_o, want_grads = c.reference(q, k, v, dy, mask)
         label = "%s %s" % (c.name, np.dtype(dtype).name)
         got_o, *got_grads = m[c.name](q, k, v, dy, *extra)
-        rt.check("rlx.attention", got_o, want_o, dtype, label)
+        rt.check("rlx.attention" + c.tag(), got_o, want_o, dtype, label)
         for wrt, got, want in zip(WRTS, got_grads, want_grads):
-            rt.check("rlx.attention_backward", got, want, dtype,
+            rt.check("rlx.attention_backward" + c.tag(), got, want, dtype,
                      "%s wrt %s" % (label, wrt))
 
 
@@ -212,6 +274,8 @@ def run_finite_differences(gen):
              mask_shape=[1, 2, 3, 4], fully_masked_row=True),
         Case("fd_bias", 1, 2, 4, 3, 2, layout=3, mask_kind="bias",
              mask_shape=[4, 3], softcap=2.0),
+        Case("fd_gqa_dv", 1, 4, 3, 4, 2, layout=3, kv_heads=2, dv=3,
+             mask_kind="causal"),
     ]
     m = rt.compile("\n".join(c.mlir(np.float64) for c in cs))
     for c in cs:
@@ -223,7 +287,7 @@ def run_finite_differences(gen):
             fn(q_, k_, v_, dy, *extra)[0]
         got_grads = fn(q, k, v, dy, *extra)[1:]
         for index, (wrt, got) in enumerate(zip(WRTS, got_grads)):
-            rt.check_fd("rlx.attention_backward", forward, [q, k, v], index, dy,
+            rt.check_fd("rlx.attention_backward" + c.tag(), forward, [q, k, v], index, dy,
                         got, "%s wrt %s" % (c.name, wrt))
 
 

@@ -99,6 +99,14 @@ CASES = [
      [(F, [2, 3, 4]), (F, [2, 5, 4]), (F, [2, 5, 4]), (F, [2, 3, 4])], [(F, [2, 5, 4])]),
     ("rlx.attention_backward %a0, %a1, %a2, %a3 {num_heads = 2 : i64, head_dim = 2 : i64, wrt = #rlx.attention_wrt<value>}",
      [(F, [2, 2, 3, 2]), (F, [2, 2, 5, 2]), (F, [2, 2, 5, 2]), (F, [2, 2, 3, 2])], [(F, [2, 2, 5, 2])]),
+    # Grouped-query heads (4 over 2) and a value head dim of 3: k has
+    # Hkv*D columns, v Hkv*Dv, the output and dy H*Dv.
+    ("rlx.attention %a0, %a1, %a2 {num_heads = 4 : i64, head_dim = 2 : i64, num_kv_heads = 2 : i64, value_head_dim = 3 : i64, mask_kind = #rlx.mask_kind<causal>}",
+     [(F, [2, 3, 8]), (F, [2, 5, 4]), (F, [2, 5, 6])], [(F, [2, 3, 12])]),
+    ("rlx.attention_backward %a0, %a1, %a2, %a3 {num_heads = 4 : i64, head_dim = 2 : i64, num_kv_heads = 2 : i64, value_head_dim = 3 : i64, wrt = #rlx.attention_wrt<key>}",
+     [(F, [2, 4, 3, 2]), (F, [2, 2, 5, 2]), (F, [2, 2, 5, 3]), (F, [2, 4, 3, 3])], [(F, [2, 2, 5, 2])]),
+    ("rlx.attention_backward %a0, %a1, %a2, %a3, %a4 {num_heads = 4 : i64, head_dim = 2 : i64, num_kv_heads = 1 : i64, value_head_dim = 3 : i64, mask_kind = #rlx.mask_kind<custom>, wrt = #rlx.attention_wrt<value>}",
+     [(D, [2, 3, 8]), (D, [2, 5, 2]), (D, [2, 5, 3]), (D, [2, 3, 12]), (D, [2, 4, 3, 5])], [(D, [2, 5, 3])]),
 ]
 
 

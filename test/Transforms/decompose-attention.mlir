@@ -165,3 +165,47 @@ func.func @dynamic_width(%q: tensor<?x?x?xf32>) -> tensor<2x3x8xf32> {
   %g = rlx.attention_backward %q, %q, %q, %q {num_heads = 2 : i64, head_dim = 4 : i64, wrt = #rlx.attention_wrt<query>} : tensor<?x?x?xf32>, tensor<?x?x?xf32>, tensor<?x?x?xf32>, tensor<?x?x?xf32> -> tensor<2x3x8xf32>
   return %g : tensor<2x3x8xf32>
 }
+
+// -----
+
+// Grouped-query heads (H = 4 query heads over Hkv = 2 key/value heads,
+// G = 2) and a value head dim Dv = 6 != D = 4, sequence-major. The query
+// side (q, dy) is viewed [B, S, Hkv, G, D]; k and v [B, S, Hkv, D]; the
+// space is (b, h, g, i, j, d). dk reduces over g and i: the sum over each
+// group of query heads is the contraction itself (k and v are never
+// repeated).
+// CHECK-DAG: #[[QSIDE:.+]] = affine_map<(d0, d1, d2, d3, d4, d5) -> (d0, d3, d1, d2, d5)>
+// CHECK-DAG: #[[KSIDE:.+]] = affine_map<(d0, d1, d2, d3, d4, d5) -> (d0, d4, d1, d5)>
+// CHECK-DAG: #[[GSCORE:.+]] = affine_map<(d0, d1, d2, d3, d4, d5) -> (d0, d1, d2, d3, d4)>
+// CHECK-LABEL: func.func @dk_grouped_value_dim
+// CHECK-SAME: (%[[Q:.+]]: tensor<?x3x16xf32>, %[[K:.+]]: tensor<?x5x8xf32>, %[[V:.+]]: tensor<?x5x12xf32>, %[[DY:.+]]: tensor<?x3x24xf32>)
+// CHECK-DAG: %[[QV:.+]] = tensor.expand_shape %[[Q]] {{\[\[}}0], [1], [2, 3, 4]] output_shape [%{{.+}}, 3, 2, 2, 4] : tensor<?x3x16xf32> into tensor<?x3x2x2x4xf32>
+// CHECK-DAG: %[[KV:.+]] = tensor.expand_shape %[[K]] {{.*}} into tensor<?x5x2x4xf32>
+// CHECK-DAG: %[[DYV:.+]] = tensor.expand_shape %[[DY]] {{.*}} into tensor<?x3x2x2x6xf32>
+// CHECK: %[[S:.+]] = linalg.contract indexing_maps = [#[[QSIDE]], #[[KSIDE]], #[[GSCORE]]] ins(%[[QV]], %[[KV]] : {{.*}}) outs(%{{.+}} : tensor<?x2x2x3x5xf32>)
+// CHECK: %[[VV:.+]] = tensor.expand_shape %[[V]] {{.*}} into tensor<?x5x2x6xf32>
+// CHECK: linalg.contract indexing_maps = [#[[QSIDE]], #[[KSIDE]], #[[GSCORE]]] ins(%[[DYV]], %[[VV]] :
+// CHECK: %[[DK:.+]] = linalg.contract indexing_maps = [#[[GSCORE]], #[[QSIDE]], #[[KSIDE]]] ins(%{{.+}}, %[[QV]] : tensor<?x2x2x3x5xf32>, tensor<?x3x2x2x4xf32>) outs(%{{.+}} : tensor<?x5x2x4xf32>)
+// CHECK: tensor.collapse_shape %[[DK]] {{\[\[}}0], [1], [2, 3]] : tensor<?x5x2x4xf32> into tensor<?x5x8xf32>
+func.func @dk_grouped_value_dim(%q: tensor<?x3x16xf32>, %k: tensor<?x5x8xf32>, %v: tensor<?x5x12xf32>, %dy: tensor<?x3x24xf32>) -> tensor<?x5x8xf32> {
+  %dk = rlx.attention_backward %q, %k, %v, %dy {num_heads = 4 : i64, head_dim = 4 : i64, num_kv_heads = 2 : i64, value_head_dim = 6 : i64, mask_kind = #rlx.mask_kind<causal>, wrt = #rlx.attention_wrt<key>} : tensor<?x3x16xf32>, tensor<?x5x8xf32>, tensor<?x5x12xf32>, tensor<?x3x24xf32> -> tensor<?x5x8xf32>
+  return %dk : tensor<?x5x8xf32>
+}
+
+// -----
+
+// Head-major grouped dv with a rank-4 bias over the query heads: the query
+// head of the mask is h * G + g; dv reduces over g and i.
+// CHECK-DAG: #[[BIAS:.+]] = affine_map<(d0, d1, d2, d3, d4) -> (d0, d1 * 3 + d2, d3, d4)>
+// CHECK-DAG: #[[HQ:.+]] = affine_map<(d0, d1, d2, d3, d4, d5) -> (d0, d1, d2, d3, d5)>
+// CHECK-DAG: #[[HK:.+]] = affine_map<(d0, d1, d2, d3, d4, d5) -> (d0, d1, d4, d5)>
+// CHECK-DAG: #[[HSCORE:.+]] = affine_map<(d0, d1, d2, d3, d4, d5) -> (d0, d1, d2, d3, d4)>
+// CHECK-LABEL: func.func @dv_grouped_bias
+// CHECK: tensor.expand_shape %{{.+}} {{\[\[}}0], [1, 2], [3], [4]] output_shape [2, 2, 3, 3, 4] : tensor<2x6x3x4xf64> into tensor<2x2x3x3x4xf64>
+// CHECK: linalg.generic {indexing_maps = [#{{.+}}, #[[BIAS]], #{{.+}}]
+// CHECK: linalg.contract indexing_maps = [#[[HSCORE]], #[[HQ]], #[[HK]]] ins(%{{.+}}, %{{.+}} : tensor<2x2x3x3x5xf64>, tensor<2x2x3x3x2xf64>) outs(%{{.+}} : tensor<2x2x5x2xf64>)
+// CHECK-NOT: tensor.collapse_shape
+func.func @dv_grouped_bias(%q: tensor<2x6x3x4xf64>, %k: tensor<2x2x5x4xf64>, %v: tensor<2x2x5x2xf64>, %dy: tensor<2x6x3x2xf64>, %m: tensor<2x6x3x5xf64>) -> tensor<2x2x5x2xf64> {
+  %dv = rlx.attention_backward %q, %k, %v, %dy, %m {num_heads = 6 : i64, head_dim = 4 : i64, num_kv_heads = 2 : i64, value_head_dim = 2 : i64, mask_kind = #rlx.mask_kind<bias>, wrt = #rlx.attention_wrt<value>} : tensor<2x6x3x4xf64>, tensor<2x2x5x4xf64>, tensor<2x2x5x2xf64>, tensor<2x6x3x2xf64>, tensor<2x6x3x5xf64> -> tensor<2x2x5x2xf64>
+  return %dv : tensor<2x2x5x2xf64>
+}

@@ -78,3 +78,24 @@ func.func @dynamic_custom(%q: tensor<?x2x?x4xf32>, %k: tensor<?x2x?x4xf32>, %m: 
   %o = rlx.attention %q, %k, %k, %m {num_heads = 2 : i64, head_dim = 4 : i64, mask_kind = #rlx.mask_kind<custom>} : tensor<?x2x?x4xf32>, tensor<?x2x?x4xf32>, tensor<?x2x?x4xf32>, tensor<?x2x?x?xf32> -> tensor<?x2x?x4xf32>
   return %o : tensor<?x2x?x4xf32>
 }
+
+// -----
+
+// Grouped-query heads (6 over 2: G = 3) and Dv = 2 != D = 4, head-major:
+// q is viewed [B, Hkv, G, S, D] (k and v as they are), and the output is a
+// [B, Hkv, G, Sq, Dv] contraction collapsed back to [B, H, Sq, Dv].
+// CHECK-DAG: #[[GQ:.+]] = affine_map<(d0, d1, d2, d3, d4, d5) -> (d0, d1, d2, d3, d5)>
+// CHECK-DAG: #[[GK:.+]] = affine_map<(d0, d1, d2, d3, d4, d5) -> (d0, d1, d4, d5)>
+// CHECK-DAG: #[[GS:.+]] = affine_map<(d0, d1, d2, d3, d4, d5) -> (d0, d1, d2, d3, d4)>
+// CHECK-LABEL: func.func @grouped_value_dim
+// CHECK-SAME: (%[[Q:.+]]: tensor<?x6x3x4xf32>, %[[K:.+]]: tensor<?x2x5x4xf32>, %[[V:.+]]: tensor<?x2x5x2xf32>)
+// CHECK: %[[QV:.+]] = tensor.expand_shape %[[Q]] {{\[\[}}0], [1, 2], [3], [4]] output_shape [%{{.+}}, 2, 3, 3, 4] : tensor<?x6x3x4xf32> into tensor<?x2x3x3x4xf32>
+// CHECK: %[[S:.+]] = linalg.contract indexing_maps = [#[[GQ]], #[[GK]], #[[GS]]] ins(%[[QV]], %[[K]] : {{.*}}) outs(%{{.+}} : tensor<?x2x3x3x5xf32>)
+// CHECK: linalg.index 3 : index
+// CHECK: linalg.index 4 : index
+// CHECK: %[[O:.+]] = linalg.contract indexing_maps = [#[[GS]], #[[GK]], #[[GQ]]] ins(%{{.+}}, %[[V]] : tensor<?x2x3x3x5xf32>, tensor<?x2x5x2xf32>) outs(%{{.+}} : tensor<?x2x3x3x2xf32>)
+// CHECK: tensor.collapse_shape %[[O]] {{\[\[}}0], [1, 2], [3], [4]] : tensor<?x2x3x3x2xf32> into tensor<?x6x3x2xf32>
+func.func @grouped_value_dim(%q: tensor<?x6x3x4xf32>, %k: tensor<?x2x5x4xf32>, %v: tensor<?x2x5x2xf32>) -> tensor<?x6x3x2xf32> {
+  %o = rlx.attention %q, %k, %v {num_heads = 6 : i64, head_dim = 4 : i64, num_kv_heads = 2 : i64, value_head_dim = 2 : i64, mask_kind = #rlx.mask_kind<causal>} : tensor<?x6x3x4xf32>, tensor<?x2x5x4xf32>, tensor<?x2x5x2xf32> -> tensor<?x6x3x2xf32>
+  return %o : tensor<?x6x3x2xf32>
+}

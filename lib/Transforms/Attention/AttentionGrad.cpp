@@ -23,12 +23,17 @@ static LogicalResult gradAttention(OpBuilder &b, AttentionOp op,
   for (unsigned i = 0; i < 3; ++i) {
     if (!needed[i])
       continue;
-    dxs[i] = AttentionBackwardOp::create(
-        b, op.getLoc(), op->getOperand(i).getType(), op.getQ(), op.getK(),
-        op.getV(), dys[0], op.getMask(), op.getNumHeadsAttr(),
-        op.getHeadDimAttr(), op.getMaskKindAttr(), op.getWindowAttr(),
-        op.getScaleAttr(), op.getSoftcapAttr(),
-        AttentionWrtAttr::get(b.getContext(), wrts[i]));
+    // Every attribute of the forward op carries over (the two ops share
+    // their attribute set), plus `wrt`.
+    SmallVector<NamedAttribute> attrs(op->getAttrs());
+    attrs.push_back(
+        b.getNamedAttr("wrt", AttentionWrtAttr::get(b.getContext(), wrts[i])));
+    SmallVector<Value> operands = {op.getQ(), op.getK(), op.getV(), dys[0]};
+    if (op.getMask())
+      operands.push_back(op.getMask());
+    dxs[i] = AttentionBackwardOp::create(b, op.getLoc(),
+                                         TypeRange{op->getOperand(i).getType()},
+                                         operands, attrs);
   }
   return success();
 }

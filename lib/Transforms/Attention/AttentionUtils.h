@@ -8,10 +8,19 @@
 //   P = softmax_j(Z)                max-subtracted (Softmax/SoftmaxUtils.h)
 //
 // with this code. Every contraction is a linalg.contract over the iteration
-// space (b, h, i, j, d) (i: query row, j: key row, d: head dim), whose maps
-// index the sequence operands in their own layout: `[B, H, S, D]` directly,
-// `[B, S, H*D]` through a free tensor.expand_shape to `[B, S, H, D]`; no
-// operand is transposed or copied.
+// space (b, h, i, j, d) (i: query row, j: key row, d: the head dim of the
+// product: D for q k^T, Dv for P v), whose maps index the sequence operands
+// in their own layout: `[B, H, S, D]` directly, `[B, S, H*D]` through a free
+// tensor.expand_shape to `[B, S, H, D]`; no operand is transposed or copied.
+//
+// Grouped-query attention (num_kv_heads < num_heads) splits the query head
+// into (key/value head h, member g of its group): the space is
+// (b, h, g, i, j, d), the query-side operands (q, dy, the output, the
+// scores) are viewed with the head dim expanded to (Hkv, G) (a free reshape,
+// the heads of a group being adjacent), and k and v are indexed without g.
+// dk and dv are then contractions that also reduce over g: the sum over
+// each group needs no extra op, and nothing repeats k or v. Without groups
+// the space and the IR are exactly the ungrouped ones.
 //
 //===----------------------------------------------------------------------===//
 #ifndef RLX_LIB_TRANSFORMS_ATTENTION_ATTENTIONUTILS_H
@@ -28,12 +37,22 @@ namespace mlir::rlx {
 /// The attributes of an attention op, normalised for IR building.
 struct AttentionSpec {
   int64_t numHeads = 1;
-  int64_t headDim = 1;
+  int64_t numKvHeads = 1;
+  int64_t headDim = 1;  // of q and k
+  int64_t valueDim = 1; // of v and the output
   MaskKind maskKind = MaskKind::none;
   int64_t window = 0;            // sliding_window only
   double scale = 1.0;            // the default 1/sqrt(head_dim) filled in
   std::optional<double> softcap; // c in c*tanh(x/c)
   bool seqMajor = false;         // rank-3 `[B, S, H*D]` layout
+
+  /// Query heads per key/value head (the verifier checks it divides).
+  int64_t groupSize() const { return numHeads / numKvHeads; }
+  /// Whether the iteration space has the group dim g (see the file comment).
+  bool grouped() const { return numKvHeads != numHeads; }
+  /// The rank of the score-shaped tensors: [B, H, Sq, Sk] or
+  /// [B, Hkv, G, Sq, Sk].
+  int64_t scoreRank() const { return grouped() ? 5 : 4; }
 
   /// Whether a removed score is replaced by the constant -1e9 (so its
   /// derivative is 0): causal, sliding_window and custom.
@@ -47,30 +66,43 @@ struct AttentionSpec {
 AttentionSpec getAttentionSpec(AttentionOp op);
 AttentionSpec getAttentionSpec(AttentionBackwardOp op);
 
-/// The 4-D view of a sequence operand: `[B, H, S, D]` as is, `[B, S, H*D]`
-/// expanded (free reshape) to `[B, S, H, D]`.
-Value attentionView(OpBuilder &b, Location loc, const AttentionSpec &spec,
-                    Value x);
+/// Which sequence operand a view is of: it fixes the heads (H or Hkv) and
+/// the head dim (D or Dv).
+enum class AttentionRole { Query, Key, Value, Output };
 
-/// The inverse of attentionView: `[B, S, H, D]` collapsed to `[B, S, H*D]`.
+/// The view of a sequence operand (`dy` is an Output): `[B, H, S, D]` as is,
+/// `[B, S, H*D]` expanded (free reshape) to `[B, S, H, D]`; with groups, the
+/// query-side heads are further expanded to (Hkv, G): `[B, Hkv, G, S, D]`
+/// or `[B, S, Hkv, G, D]`.
+Value attentionView(OpBuilder &b, Location loc, const AttentionSpec &spec,
+                    Value x, AttentionRole role);
+
+/// The inverse of attentionView.
 Value attentionUnview(OpBuilder &b, Location loc, const AttentionSpec &spec,
                       Value view);
 
-/// Iteration dimensions of every attention contraction.
+/// A zero-filled output view (q's view with the head dim Dv).
+Value attentionOutputInit(OpBuilder &b, Location loc, const AttentionSpec &spec,
+                          Value qView);
+
+/// Iteration dimensions of every attention contraction, by meaning; their
+/// positions depend on whether the space has the group dim.
 enum AttentionDim : unsigned { kDimB = 0, kDimH, kDimI, kDimJ, kDimD };
 
-/// The map (b, h, i, j, d) -> a view's indices, whose sequence index is the
-/// dim `seq` (kDimI for q/dy/out, kDimJ for k/v).
+/// The map (b, h, [g,] i, j, d) -> a view's indices, whose sequence index is
+/// the dim `seq` (kDimI for the query side q/dy/out, which has g; kDimJ for
+/// k/v, which have not).
 AffineMap attentionSeqMap(MLIRContext *ctx, const AttentionSpec &spec,
                           AttentionDim seq);
 
-/// The map (b, h, i, j, d) -> (b, h, i, j) of a score-shaped operand.
-AffineMap attentionScoreMap(MLIRContext *ctx);
+/// The map (b, h, [g,] i, j, d) -> (b, h, [g,] i, j) of a score-shaped
+/// operand.
+AffineMap attentionScoreMap(MLIRContext *ctx, const AttentionSpec &spec);
 
-/// The probabilities of an attention op from the 4-D views of q and k and
-/// the (optional) mask operand.
+/// The probabilities of an attention op from the views of q and k and the
+/// (optional) mask operand.
 struct AttentionProbs {
-  Value scores; // S = q k^T (unscaled), [B, H, Sq, Sk]
+  Value scores; // S = q k^T (unscaled), [B, H, Sq, Sk] or [B, Hkv, G, Sq, Sk]
   Value probs;  // P = softmax_j(mask(softcap(scale * S)))
   Value offset; // off = Sk - Sq (index), for index-generated masks
 };
@@ -78,13 +110,13 @@ AttentionProbs buildAttentionProbs(OpBuilder &b, Location loc,
                                    const AttentionSpec &spec, Value qView,
                                    Value kView, Value mask);
 
-/// The map (b, h, i, j) -> the mask operand's indices (custom: `[B, Sk]` or
-/// `[B, H, Sq, Sk]`; bias: `[Sq, Sk]` or rank 4 with static-1 dims
-/// broadcast).
+/// The map (b, h, [g,] i, j) -> the mask operand's indices (custom:
+/// `[B, Sk]` or `[B, H, Sq, Sk]`; bias: `[Sq, Sk]` or rank 4 with static-1
+/// dims broadcast); the mask's query head is h * G + g.
 AffineMap attentionMaskMap(MLIRContext *ctx, const AttentionSpec &spec,
                            Value mask);
 
-/// Inside a generic over (b, h, i, j): the i1 "score (i, j) is kept" of a
+/// Inside a generic over the score dims: the i1 "score (i, j) is kept" of a
 /// causal, sliding_window or custom mask (`maskValue` is the custom mask's
 /// element; null otherwise).
 Value buildAttentionKeep(OpBuilder &b, Location loc, const AttentionSpec &spec,

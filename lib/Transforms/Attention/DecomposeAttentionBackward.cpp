@@ -16,8 +16,13 @@
 // constant -1e9 (whose derivative is 0), else 1. A bias adds to the score,
 // so the gradient passes through it. dv needs neither dP nor dS.
 //
-// With attention-per-head (the default) this runs one (batch, head) at a
-// time in an scf.for nest: the [Sq, Sk] temporaries exist for one head only.
+// With grouped-query heads the query side carries the group dim g
+// (AttentionUtils.h) and dk, dv reduce over it as well as over i: the sum
+// over each group of query heads.
+//
+// With attention-per-head (the default) this runs one (batch, key/value
+// head) at a time in an scf.for nest: the [Sq, Sk] temporaries exist for one
+// head (one group of G query heads) only.
 //
 //===----------------------------------------------------------------------===//
 #include "Attention/AttentionUtils.h"
@@ -40,16 +45,17 @@ static Value buildScoreGradient(OpBuilder &b, Location loc,
                                 const AttentionProbs &probs, Value dP,
                                 Value mask) {
   Type elementType = cast<ShapedType>(dP.getType()).getElementType();
-  AffineMap identity = b.getMultiDimIdentityMap(4);
-  AffineMap row = identity.dropResults(3);
+  int64_t rank = spec.scoreRank();
+  AffineMap identity = b.getMultiDimIdentityMap(rank);
+  AffineMap row = identity.dropResults(rank - 1);
 
-  // delta[b,h,i] = sum_j dP * P.
-  Value delta =
-      buildSums(b, loc, dP, {3}, {{dP, identity}, {probs.probs, identity}}, 1,
-                [](OpBuilder &nb, Location nloc, ValueRange args) {
-                  return SmallVector<Value>{
-                      arith::MulFOp::create(nb, nloc, args[0], args[1])};
-                })[0];
+  // delta[b,h,[g,]i] = sum_j dP * P.
+  Value delta = buildSums(b, loc, dP, {rank - 1},
+                          {{dP, identity}, {probs.probs, identity}}, 1,
+                          [](OpBuilder &nb, Location nloc, ValueRange args) {
+                            return SmallVector<Value>{arith::MulFOp::create(
+                                nb, nloc, args[0], args[1])};
+                          })[0];
 
   // Inputs: P, dP, delta, [S for the softcap factor], [the custom mask].
   SmallVector<GenericOperand> inputs = {
@@ -94,38 +100,42 @@ static Value buildScoreGradient(OpBuilder &b, Location loc,
       })[0];
 }
 
-/// dq, dk or dv from the 4-D views (any number of batches and heads).
+/// dq, dk or dv from the views (any number of batches and heads).
 static Value buildAttentionGrad(OpBuilder &b, Location loc,
                                 const AttentionSpec &spec, AttentionWrt wrt,
                                 Value q, Value k, Value v, Value dy, Value mask,
                                 bool viewV) {
   MLIRContext *ctx = b.getContext();
-  AffineMap scoreMap = attentionScoreMap(ctx);
+  AffineMap scoreMap = attentionScoreMap(ctx, spec);
   AffineMap rowsOfQ = attentionSeqMap(ctx, spec, kDimI);
   AffineMap rowsOfK = attentionSeqMap(ctx, spec, kDimJ);
   AttentionProbs probs = buildAttentionProbs(b, loc, spec, q, k, mask);
   if (viewV) // v is only needed from here on
-    v = attentionView(b, loc, spec, v);
-  if (wrt == AttentionWrt::value) // dv[b,h,j,d] = sum_i P * dy[b,h,i,d]
+    v = attentionView(b, loc, spec, v, AttentionRole::Value);
+  // dv[b,h,j,d] = sum_{[g,]i} P * dy[b,h,[g,]i,d]
+  if (wrt == AttentionWrt::value)
     return buildContraction(b, loc, probs.probs, scoreMap, dy, rowsOfQ,
                             filledLike(b, loc, v, 0.0), rowsOfK);
-  // dP[b,h,i,j] = sum_d dy[b,h,i,d] * v[b,h,j,d].
+  // dP[b,h,[g,]i,j] = sum_d dy[b,h,[g,]i,d] * v[b,h,j,d].
   Value dP = buildContraction(b, loc, dy, rowsOfQ, v, rowsOfK,
                               filledLike(b, loc, probs.probs, 0.0), scoreMap);
   Value dS = buildScoreGradient(b, loc, spec, probs, dP, mask);
-  if (wrt == AttentionWrt::query) // dq[b,h,i,d] = sum_j dS * k[b,h,j,d]
+  // dq[b,h,[g,]i,d] = sum_j dS * k[b,h,j,d]
+  if (wrt == AttentionWrt::query)
     return buildContraction(b, loc, dS, scoreMap, k, rowsOfK,
                             filledLike(b, loc, q, 0.0), rowsOfQ);
-  // dk[b,h,j,d] = sum_i dS * q[b,h,i,d]
+  // dk[b,h,j,d] = sum_{[g,]i} dS * q[b,h,[g,]i,d]
   return buildContraction(b, loc, dS, scoreMap, q, rowsOfQ,
                           filledLike(b, loc, k, 0.0), rowsOfK);
 }
 
-/// attention-per-head: the same computation one (batch, head) at a time in
-/// an scf.for nest, so that the [Sq, Sk] temporaries (S, P, dP, dS) exist
-/// for one head at a time: O(B*H*S*D + Sq*Sk) memory instead of
-/// O(B*H*Sq*Sk). Masks that are operands and not shared by every head
-/// (custom, rank-4 bias) keep the all-heads form.
+/// attention-per-head: the same computation one (batch, key/value head) at
+/// a time in an scf.for nest, so that the [Sq, Sk] temporaries (S, P, dP,
+/// dS) exist for one head (or one group of G query heads, which share the
+/// key/value head whose gradient they sum into) at a time:
+/// O(B*H*S*D + G*Sq*Sk) memory instead of O(B*H*Sq*Sk). Masks that are
+/// operands and not shared by every head (custom, rank-4 bias) keep the
+/// all-heads form.
 static Value buildAttentionGradPerHead(OpBuilder &b, Location loc,
                                        const AttentionSpec &spec,
                                        AttentionWrt wrt, Value q, Value k,
@@ -133,7 +143,9 @@ static Value buildAttentionGradPerHead(OpBuilder &b, Location loc,
   Value like = wrt == AttentionWrt::query ? q
                : wrt == AttentionWrt::key ? k
                                           : v;
-  // View dims: [B, H, S, D], or [B, S, H, D] when sequence-major.
+  // View dims: [B, H, S, D], or [B, S, H, D] when sequence-major (a split
+  // query head (Hkv, G) has Hkv at the same place): the loops run over B and
+  // H (Hkv).
   int64_t headDim = spec.seqMajor ? 2 : 1;
   Value c0 = arith::ConstantIndexOp::create(b, loc, 0);
   Value c1 = arith::ConstantIndexOp::create(b, loc, 1);
@@ -142,9 +154,10 @@ static Value buildAttentionGradPerHead(OpBuilder &b, Location loc,
   Value init = emptyLike(b, loc, like);
   auto slice = [&](OpBuilder &nb, Location nloc, Value x, Value bi, Value hi) {
     auto type = cast<RankedTensorType>(x.getType());
-    SmallVector<OpFoldResult> offsets(4, nb.getIndexAttr(0)), sizes,
-        strides(4, nb.getIndexAttr(1));
-    for (int64_t i = 0; i < 4; ++i)
+    int64_t rank = type.getRank();
+    SmallVector<OpFoldResult> offsets(rank, nb.getIndexAttr(0)), sizes,
+        strides(rank, nb.getIndexAttr(1));
+    for (int64_t i = 0; i < rank; ++i)
       sizes.push_back(tensor::getMixedSize(nb, nloc, x, i));
     offsets[0] = bi;
     offsets[headDim] = hi;
@@ -160,16 +173,19 @@ static Value buildAttentionGradPerHead(OpBuilder &b, Location loc,
       b, loc, {c0, c0}, {numBatches, numHeads}, {c1, c1}, {init},
       [&](OpBuilder &nb, Location nloc, ValueRange ivs,
           ValueRange acc) -> scf::ValueVector {
+        // The score shapes of one key/value head and its group.
         AttentionSpec headSpec = spec;
-        headSpec.numHeads = 1; // the score shapes of one head
+        headSpec.numHeads = spec.groupSize();
+        headSpec.numKvHeads = 1;
         Value grad = buildAttentionGrad(
             nb, nloc, headSpec, wrt, slice(nb, nloc, q, ivs[0], ivs[1]),
             slice(nb, nloc, k, ivs[0], ivs[1]),
             slice(nb, nloc, v, ivs[0], ivs[1]),
             slice(nb, nloc, dy, ivs[0], ivs[1]), mask, /*viewV=*/false);
-        SmallVector<OpFoldResult> offsets(4, nb.getIndexAttr(0)), sizes,
-            strides(4, nb.getIndexAttr(1));
-        for (int64_t i = 0; i < 4; ++i)
+        int64_t rank = cast<ShapedType>(grad.getType()).getRank();
+        SmallVector<OpFoldResult> offsets(rank, nb.getIndexAttr(0)), sizes,
+            strides(rank, nb.getIndexAttr(1));
+        for (int64_t i = 0; i < rank; ++i)
           sizes.push_back(tensor::getMixedSize(nb, nloc, grad, i));
         offsets[0] = ivs[0];
         offsets[headDim] = ivs[1];
@@ -186,9 +202,10 @@ decomposeAttentionBackward(RewriterBase &rewriter, AttentionBackwardOp op,
                            const DecompositionOptions &options) {
   AttentionSpec spec = getAttentionSpec(op);
   Location loc = op.getLoc();
-  Value q = attentionView(rewriter, loc, spec, op.getQ());
-  Value k = attentionView(rewriter, loc, spec, op.getK());
-  Value dy = attentionView(rewriter, loc, spec, op.getDy());
+  Value q = attentionView(rewriter, loc, spec, op.getQ(), AttentionRole::Query);
+  Value k = attentionView(rewriter, loc, spec, op.getK(), AttentionRole::Key);
+  Value dy =
+      attentionView(rewriter, loc, spec, op.getDy(), AttentionRole::Output);
   Value mask = op.getMask();
   bool sharedMask = !mask || (spec.maskKind != MaskKind::custom &&
                               cast<ShapedType>(mask.getType()).getRank() == 2);
@@ -196,7 +213,8 @@ decomposeAttentionBackward(RewriterBase &rewriter, AttentionBackwardOp op,
   if (options.attentionPerHead && sharedMask)
     grad = buildAttentionGradPerHead(
         rewriter, loc, spec, op.getWrt(), q, k,
-        attentionView(rewriter, loc, spec, op.getV()), dy, mask);
+        attentionView(rewriter, loc, spec, op.getV(), AttentionRole::Value), dy,
+        mask);
   else
     grad = buildAttentionGrad(rewriter, loc, spec, op.getWrt(), q, k, op.getV(),
                               dy, mask, /*viewV=*/true);

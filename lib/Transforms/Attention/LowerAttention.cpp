@@ -17,22 +17,24 @@
 using namespace mlir;
 using namespace mlir::rlx;
 
-/// out[b,h,i,d] = sum_j P[b,h,i,j] * v[b,h,j,d], written in q's layout.
+/// out[b,h,[g,]i,e] = sum_j P[b,h,[g,]i,j] * v[b,h,j,e] (e < Dv), written
+/// in q's layout.
 static FailureOr<SmallVector<Value>> lowerAttention(RewriterBase &rewriter,
                                                     AttentionOp op,
                                                     const LoweringOptions &) {
   AttentionSpec spec = getAttentionSpec(op);
   Location loc = op.getLoc();
   MLIRContext *ctx = rewriter.getContext();
-  Value q = attentionView(rewriter, loc, spec, op.getQ());
-  Value k = attentionView(rewriter, loc, spec, op.getK());
-  Value v = attentionView(rewriter, loc, spec, op.getV());
+  Value q = attentionView(rewriter, loc, spec, op.getQ(), AttentionRole::Query);
+  Value k = attentionView(rewriter, loc, spec, op.getK(), AttentionRole::Key);
+  Value v = attentionView(rewriter, loc, spec, op.getV(), AttentionRole::Value);
   AttentionProbs probs =
       buildAttentionProbs(rewriter, loc, spec, q, k, op.getMask());
-  Value out = buildContraction(
-      rewriter, loc, probs.probs, attentionScoreMap(ctx), v,
-      attentionSeqMap(ctx, spec, kDimJ), filledLike(rewriter, loc, q, 0.0),
-      attentionSeqMap(ctx, spec, kDimI));
+  Value out =
+      buildContraction(rewriter, loc, probs.probs, attentionScoreMap(ctx, spec),
+                       v, attentionSeqMap(ctx, spec, kDimJ),
+                       attentionOutputInit(rewriter, loc, spec, q),
+                       attentionSeqMap(ctx, spec, kDimI));
   return SmallVector<Value>{attentionUnview(rewriter, loc, spec, out)};
 }
 

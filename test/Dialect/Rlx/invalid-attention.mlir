@@ -363,3 +363,85 @@ func.func @mask_sq_from_dy(%q: tensor<?x?x4xf32>, %k: tensor<2x6x4xf32>, %dy: te
   %o = rlx.attention_backward %q, %k, %k, %dy, %m {num_heads = 2 : i64, head_dim = 2 : i64, mask_kind = #rlx.mask_kind<bias>, wrt = #rlx.attention_wrt<key>} : tensor<?x?x4xf32>, tensor<2x6x4xf32>, tensor<2x6x4xf32>, tensor<2x5x4xf32>, tensor<4x6xf32> -> tensor<2x6x4xf32>
   return %o : tensor<2x6x4xf32>
 }
+
+// -----
+
+// Grouped-query heads and the value head dim.
+
+func.func @kv_heads_not_dividing(%q: tensor<2x3x3x4xf32>, %k: tensor<2x2x5x4xf32>) -> tensor<2x3x3x4xf32> {
+  // expected-error@+1 {{'rlx.attention' op expects 'num_kv_heads' (2) to divide 'num_heads' (3)}}
+  %o = rlx.attention %q, %k, %k {num_heads = 3 : i64, head_dim = 4 : i64, num_kv_heads = 2 : i64} : tensor<2x3x3x4xf32>, tensor<2x2x5x4xf32>, tensor<2x2x5x4xf32> -> tensor<2x3x3x4xf32>
+  return %o : tensor<2x3x3x4xf32>
+}
+
+// -----
+
+func.func @kv_heads_zero(%q: tensor<2x2x3x4xf32>, %k: tensor<2x2x5x4xf32>) -> tensor<2x2x3x4xf32> {
+  // expected-error@+1 {{'rlx.attention' op expects 'num_kv_heads' to be positive, got 0}}
+  %o = rlx.attention %q, %k, %k {num_heads = 2 : i64, head_dim = 4 : i64, num_kv_heads = 0 : i64} : tensor<2x2x3x4xf32>, tensor<2x2x5x4xf32>, tensor<2x2x5x4xf32> -> tensor<2x2x3x4xf32>
+  return %o : tensor<2x2x3x4xf32>
+}
+
+// -----
+
+func.func @value_head_dim_negative(%q: tensor<2x2x3x4xf32>, %k: tensor<2x2x5x4xf32>) -> tensor<2x2x3x4xf32> {
+  // expected-error@+1 {{'rlx.attention_backward' op expects 'value_head_dim' to be positive, got -2}}
+  %o = rlx.attention_backward %q, %k, %k, %q {num_heads = 2 : i64, head_dim = 4 : i64, value_head_dim = -2 : i64, wrt = #rlx.attention_wrt<query>} : tensor<2x2x3x4xf32>, tensor<2x2x5x4xf32>, tensor<2x2x5x4xf32>, tensor<2x2x3x4xf32> -> tensor<2x2x3x4xf32>
+  return %o : tensor<2x2x3x4xf32>
+}
+
+// -----
+
+func.func @k_heads_not_kv_heads(%q: tensor<2x4x3x4xf32>, %k: tensor<2x4x5x4xf32>, %v: tensor<2x2x5x4xf32>) -> tensor<2x4x3x4xf32> {
+  // expected-error@+1 {{'rlx.attention' op expects dim 1 of 'k' (4) to equal num_kv_heads (2)}}
+  %o = rlx.attention %q, %k, %v {num_heads = 4 : i64, head_dim = 4 : i64, num_kv_heads = 2 : i64} : tensor<2x4x3x4xf32>, tensor<2x4x5x4xf32>, tensor<2x2x5x4xf32> -> tensor<2x4x3x4xf32>
+  return %o : tensor<2x4x3x4xf32>
+}
+
+// -----
+
+func.func @v_width_seq_major(%q: tensor<2x3x16xf32>, %k: tensor<2x5x8xf32>, %v: tensor<2x5x8xf32>) -> tensor<2x3x24xf32> {
+  // expected-error@+1 {{'rlx.attention' op expects dim 2 of 'v' (8) to equal num_kv_heads * value_head_dim (12)}}
+  %o = rlx.attention %q, %k, %v {num_heads = 4 : i64, head_dim = 4 : i64, num_kv_heads = 2 : i64, value_head_dim = 6 : i64} : tensor<2x3x16xf32>, tensor<2x5x8xf32>, tensor<2x5x8xf32> -> tensor<2x3x24xf32>
+  return %o : tensor<2x3x24xf32>
+}
+
+// -----
+
+func.func @result_not_value_head_dim(%q: tensor<2x2x3x4xf32>, %k: tensor<2x2x5x4xf32>, %v: tensor<2x2x5x6xf32>) -> tensor<2x2x3x4xf32> {
+  // expected-error@+1 {{'rlx.attention' op expects dim 3 of 'result' (4) to equal value_head_dim (6)}}
+  %o = rlx.attention %q, %k, %v {num_heads = 2 : i64, head_dim = 4 : i64, value_head_dim = 6 : i64} : tensor<2x2x3x4xf32>, tensor<2x2x5x4xf32>, tensor<2x2x5x6xf32> -> tensor<2x2x3x4xf32>
+  return %o : tensor<2x2x3x4xf32>
+}
+
+// -----
+
+func.func @v_without_value_head_dim(%q: tensor<2x2x3x4xf32>, %k: tensor<2x2x5x4xf32>, %v: tensor<2x2x5x6xf32>) -> tensor<2x2x3x6xf32> {
+  // expected-error@+1 {{'rlx.attention' op expects dim 3 of 'v' (6) to equal head_dim (4)}}
+  %o = rlx.attention %q, %k, %v {num_heads = 2 : i64, head_dim = 4 : i64} : tensor<2x2x3x4xf32>, tensor<2x2x5x4xf32>, tensor<2x2x5x6xf32> -> tensor<2x2x3x6xf32>
+  return %o : tensor<2x2x3x6xf32>
+}
+
+// -----
+
+func.func @dy_not_output_shape(%q: tensor<2x3x8xf32>, %k: tensor<2x5x4xf32>, %v: tensor<2x5x6xf32>, %dy: tensor<2x3x8xf32>) -> tensor<2x5x6xf32> {
+  // expected-error@+1 {{'rlx.attention_backward' op expects dim 2 of 'dy' (8) to equal num_heads * value_head_dim (12)}}
+  %o = rlx.attention_backward %q, %k, %v, %dy {num_heads = 2 : i64, head_dim = 4 : i64, num_kv_heads = 1 : i64, value_head_dim = 6 : i64, wrt = #rlx.attention_wrt<value>} : tensor<2x3x8xf32>, tensor<2x5x4xf32>, tensor<2x5x6xf32>, tensor<2x3x8xf32> -> tensor<2x5x6xf32>
+  return %o : tensor<2x5x6xf32>
+}
+
+// -----
+
+func.func @dk_not_k_shape(%q: tensor<2x4x3x4xf32>, %k: tensor<2x2x5x4xf32>, %dy: tensor<2x4x3x4xf32>) -> tensor<2x4x5x4xf32> {
+  // expected-error@+1 {{'rlx.attention_backward' op expects dim 1 of 'result' (4) to equal dim 1 of 'k' (2)}}
+  %o = rlx.attention_backward %q, %k, %k, %dy {num_heads = 4 : i64, head_dim = 4 : i64, num_kv_heads = 2 : i64, wrt = #rlx.attention_wrt<key>} : tensor<2x4x3x4xf32>, tensor<2x2x5x4xf32>, tensor<2x2x5x4xf32>, tensor<2x4x3x4xf32> -> tensor<2x4x5x4xf32>
+  return %o : tensor<2x4x5x4xf32>
+}
+
+// -----
+
+func.func @value_width_overflow(%q: tensor<?x?x?xf32>) -> tensor<?x?x?xf32> {
+  // expected-error@+1 {{'rlx.attention' op expects 'num_heads' * 'value_head_dim' (4294967296 * 4294967296) to fit in 64 bits}}
+  %o = rlx.attention %q, %q, %q {num_heads = 4294967296 : i64, head_dim = 1 : i64, value_head_dim = 4294967296 : i64} : tensor<?x?x?xf32>, tensor<?x?x?xf32>, tensor<?x?x?xf32> -> tensor<?x?x?xf32>
+  return %o : tensor<?x?x?xf32>
+}

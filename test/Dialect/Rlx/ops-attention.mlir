@@ -48,3 +48,16 @@ func.func @generic(%q: tensor<2x4x4xf32>, %k: tensor<2x6x4xf32>, %v: tensor<2x6x
   %o = "rlx.attention"(%q, %k, %v) <{num_heads = 2 : i64, head_dim = 2 : i64, mask_kind = #rlx.mask_kind<sliding_window>, window = 0 : i64}> : (tensor<2x4x4xf32>, tensor<2x6x4xf32>, tensor<2x6x4xf32>) -> tensor<2x4x4xf32>
   return %dk, %o : tensor<2x6x4xf32>, tensor<2x4x4xf32>
 }
+
+// -----
+
+// Grouped-query heads (4 query heads, 2 key/value heads) with a value head
+// dim of 6, both layouts.
+// CHECK-LABEL: func.func @grouped_value_dim
+// CHECK: rlx.attention %{{.*}}, %{{.*}}, %{{.*}} {head_dim = 4 : i64, mask_kind = #rlx.mask_kind<causal>, num_heads = 4 : i64, num_kv_heads = 2 : i64, value_head_dim = 6 : i64} : tensor<?x3x16xf32>, tensor<?x5x8xf32>, tensor<?x5x12xf32> -> tensor<?x3x24xf32>
+// CHECK: rlx.attention_backward %{{.*}}, %{{.*}}, %{{.*}}, %{{.*}} {head_dim = 4 : i64, num_heads = 4 : i64, num_kv_heads = 2 : i64, value_head_dim = 6 : i64, wrt = #rlx.attention_wrt<value>} : tensor<2x4x3x4xf64>, tensor<2x2x5x4xf64>, tensor<2x2x5x6xf64>, tensor<2x4x3x6xf64> -> tensor<2x2x5x6xf64>
+func.func @grouped_value_dim(%q: tensor<?x3x16xf32>, %k: tensor<?x5x8xf32>, %v: tensor<?x5x12xf32>, %q4: tensor<2x4x3x4xf64>, %k4: tensor<2x2x5x4xf64>, %v4: tensor<2x2x5x6xf64>, %dy4: tensor<2x4x3x6xf64>) -> (tensor<?x3x24xf32>, tensor<2x2x5x6xf64>) {
+  %o = rlx.attention %q, %k, %v {num_heads = 4 : i64, head_dim = 4 : i64, num_kv_heads = 2 : i64, value_head_dim = 6 : i64, mask_kind = #rlx.mask_kind<causal>} : tensor<?x3x16xf32>, tensor<?x5x8xf32>, tensor<?x5x12xf32> -> tensor<?x3x24xf32>
+  %dv = rlx.attention_backward %q4, %k4, %v4, %dy4 {num_heads = 4 : i64, head_dim = 4 : i64, num_kv_heads = 2 : i64, value_head_dim = 6 : i64, wrt = #rlx.attention_wrt<value>} : tensor<2x4x3x4xf64>, tensor<2x2x5x4xf64>, tensor<2x2x5x6xf64>, tensor<2x4x3x6xf64> -> tensor<2x2x5x6xf64>
+  return %o, %dv : tensor<?x3x24xf32>, tensor<2x2x5x6xf64>
+}

@@ -107,16 +107,31 @@ static LogicalResult verifyAttention(OpTy op, Value dy, Value expected,
   // Attributes.
   int64_t heads = op.getNumHeadsAttr().getInt();
   int64_t headDim = op.getHeadDimAttr().getInt();
-  if (heads < 1)
-    return op.emitOpError()
-           << "expects 'num_heads' to be positive, got " << heads;
-  if (headDim < 1)
-    return op.emitOpError()
-           << "expects 'head_dim' to be positive, got " << headDim;
-  // The [B, S, H*D] layout computes H*D; it must not wrap.
-  if (!llvm::checkedMul(heads, headDim))
-    return op.emitOpError() << "expects 'num_heads' * 'head_dim' (" << heads
-                            << " * " << headDim << ") to fit in 64 bits";
+  int64_t kvHeads = op.getKvHeads();
+  int64_t valueDim = op.getValueDim();
+  // Diagnostics name the attribute a number came from (its default too).
+  StringRef kvName = op.getNumKvHeadsAttr() ? "num_kv_heads" : "num_heads";
+  StringRef valueName =
+      op.getValueHeadDimAttr() ? "value_head_dim" : "head_dim";
+  for (auto [value, name] :
+       {std::pair(heads, "num_heads"), std::pair(headDim, "head_dim"),
+        std::pair(kvHeads, "num_kv_heads"),
+        std::pair(valueDim, "value_head_dim")})
+    if (value < 1)
+      return op.emitOpError()
+             << "expects '" << name << "' to be positive, got " << value;
+  // Grouped query: each key/value head serves num_heads / num_kv_heads query
+  // heads, so the groups must be whole.
+  if (heads % kvHeads != 0)
+    return op.emitOpError() << "expects 'num_kv_heads' (" << kvHeads
+                            << ") to divide 'num_heads' (" << heads << ")";
+  // The [B, S, H*D] layout computes H*D (and H*Dv; Hkv <= H); it must not
+  // wrap.
+  for (auto [dim, name] :
+       {std::pair(headDim, "head_dim"), std::pair(valueDim, "value_head_dim")})
+    if (!llvm::checkedMul(heads, dim))
+      return op.emitOpError() << "expects 'num_heads' * '" << name << "' ("
+                              << heads << " * " << dim << ") to fit in 64 bits";
   MaskKind kind = op.getMaskKind();
   IntegerAttr window = op.getWindowAttr();
   if (kind == MaskKind::sliding_window && !window)
@@ -151,46 +166,71 @@ static LogicalResult verifyAttention(OpTy op, Value dy, Value expected,
   if (failed(verifyRankIn(o, q, "q", {3, 4})))
     return failure();
   int64_t rank = cast<ShapedType>(q.getType()).getRank();
-  SmallVector<std::pair<Value, StringRef>> seqs = {
-      {q, "q"}, {k, "k"}, {v, "v"}};
+  // Each sequence operand with its heads and head dim: q and k have D, v and
+  // the output (dy) Dv; k and v have the key/value heads. `queryRows` marks
+  // the operands with Sq rows (the others have Sk).
+  struct SeqOperand {
+    Value value;
+    StringRef name;
+    bool queryRows;
+    int64_t heads;
+    StringRef headsName;
+    int64_t dim;
+    StringRef dimName;
+  };
+  SmallVector<SeqOperand> seqs = {
+      {q, "q", true, heads, "num_heads", headDim, "head_dim"},
+      {k, "k", false, kvHeads, kvName, headDim, "head_dim"},
+      {v, "v", false, kvHeads, kvName, valueDim, valueName}};
   if (dy)
-    seqs.push_back({dy, "dy"});
-  seqs.push_back({result, "result"});
-  for (auto [value, name] : seqs) {
-    if (failed(verifyRank(o, value, name, rank)) ||
-        failed(verifySameElementType(o, q, "q", value, name)))
+    seqs.push_back({dy, "dy", true, heads, "num_heads", valueDim, valueName});
+  // The result has the shape of `expected` (checked below); of the forward
+  // op that is the output's [.., H, Sq, Dv].
+  if (!dy)
+    seqs.push_back(
+        {result, "result", true, heads, "num_heads", valueDim, valueName});
+  for (const SeqOperand &s : seqs) {
+    if (failed(verifyRank(o, s.value, s.name, rank)) ||
+        failed(verifySameElementType(o, q, "q", s.value, s.name)))
       return failure();
   }
+  if (dy && (failed(verifyRank(o, result, "result", rank)) ||
+             failed(verifySameElementType(o, q, "q", result, "result"))))
+    return failure();
   if (mask && failed(verifySameElementType(o, q, "q", mask, "mask")))
     return failure();
 
-  // Heads and head dim; batch; k and v share Sk.
+  // Heads and head dim; batch; Sq shared by q, dy and the output, Sk by k and
+  // v.
   int64_t seqDim = rank == 4 ? 2 : 1;
-  for (auto [value, name] : seqs) {
+  for (const SeqOperand &s : seqs) {
     if (rank == 4) {
-      if (failed(verifyDimEquals(o, value, name, 1, heads, "num_heads")) ||
-          failed(verifyDimEquals(o, value, name, 3, headDim, "head_dim")))
+      if (failed(
+              verifyDimEquals(o, s.value, s.name, 1, s.heads, s.headsName)) ||
+          failed(verifyDimEquals(o, s.value, s.name, 3, s.dim, s.dimName)))
         return failure();
-    } else if (failed(verifyDimEquals(o, value, name, 2, heads * headDim,
-                                      "num_heads * head_dim"))) {
+    } else if (failed(
+                   verifyDimEquals(o, s.value, s.name, 2, s.heads * s.dim,
+                                   (s.headsName + " * " + s.dimName).str()))) {
       return failure();
     }
-    if (failed(verifyDimsMatch(o, value, name, 0, q, "q", 0)))
+    if (failed(verifyDimsMatch(o, s.value, s.name, 0, q, "q", 0)))
       return failure();
   }
   // B agrees among k, v, dy and the result even when q's is dynamic.
   for (size_t i = 1; i < seqs.size(); ++i)
     for (size_t j = i + 1; j < seqs.size(); ++j)
-      if (failed(verifyDimsMatch(o, seqs[j].first, seqs[j].second, 0,
-                                 seqs[i].first, seqs[i].second, 0)))
+      if (failed(verifyDimsMatch(o, seqs[j].value, seqs[j].name, 0,
+                                 seqs[i].value, seqs[i].name, 0)))
         return failure();
-  if (failed(verifyDimsMatch(o, v, "v", seqDim, k, "k", seqDim)))
-    return failure();
-  // The output (and so dy) has q's shape.
-  if (dy && failed(verifyCompatibleShapes(o, dy, "dy", q, "q")))
-    return failure();
-  if (failed(
-          verifyCompatibleShapes(o, result, "result", expected, expectedName)))
+  for (const SeqOperand &s : seqs)
+    if (s.value != q && s.value != k &&
+        failed(verifyDimsMatch(o, s.value, s.name, seqDim, s.queryRows ? q : k,
+                               s.queryRows ? "q" : "k", seqDim)))
+      return failure();
+  // A gradient has the shape of its input.
+  if (dy && failed(verifyCompatibleShapes(o, result, "result", expected,
+                                          expectedName)))
     return failure();
 
   if (mask) {
@@ -199,9 +239,9 @@ static LogicalResult verifyAttention(OpTy op, Value dy, Value expected,
       sk = dimOf(v, seqDim);
     // B and Sq from whichever operand has them static (they agree).
     int64_t batch = ShapedType::kDynamic;
-    for (auto [value, name] : seqs)
+    for (const SeqOperand &s : seqs)
       if (ShapedType::isDynamic(batch))
-        batch = dimOf(value, 0);
+        batch = dimOf(s.value, 0);
     int64_t sq = dimOf(q, seqDim);
     if (ShapedType::isDynamic(sq) && dy)
       sq = dimOf(dy, seqDim);

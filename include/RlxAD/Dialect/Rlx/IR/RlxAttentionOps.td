@@ -19,19 +19,48 @@ defvar Rlx_AttentionAttrs = (ins
   DefaultValuedAttr<Rlx_MaskKindAttr, "::mlir::rlx::MaskKind::none">:$mask_kind,
   OptionalAttr<I64Attr>:$window,
   OptionalAttr<F32Attr>:$scale,
-  OptionalAttr<F32Attr>:$softcap
+  OptionalAttr<F32Attr>:$softcap,
+  OptionalAttr<I64Attr>:$num_kv_heads,
+  OptionalAttr<I64Attr>:$value_head_dim
 );
+
+// The defaults of the optional head attributes, for both ops.
+defvar Rlx_AttentionClassDecl = [{
+    /// `num_kv_heads`, or `num_heads` when absent (one k/v head per head).
+    int64_t getKvHeads() {
+      auto attr = getNumKvHeadsAttr();
+      return attr ? attr.getInt() : getNumHeadsAttr().getInt();
+    }
+    /// `value_head_dim`, or `head_dim` when absent.
+    int64_t getValueDim() {
+      auto attr = getValueHeadDimAttr();
+      return attr ? attr.getInt() : getHeadDimAttr().getInt();
+    }
+}];
 
 // Text shared by both descriptions.
 defvar Rlx_AttentionSemantics = [{
-    Layouts: all of `q`, `k`, `v` (and `dy`) are either head-major
-    `[B, H, S, D]` (rank 4; `H == num_heads`, `D == head_dim`) or
-    sequence-major `[B, S, H*D]` (rank 3; the last dim is
-    `num_heads * head_dim`, head `h` owning columns `[h*D, (h+1)*D)`).
-    `q` has `Sq` rows, `k` and `v` share `Sk` rows; `Sq` may differ from
-    `Sk`. The value head dim equals `head_dim`, so the output has `q`'s shape.
+    Heads: `q` has `H = num_heads` heads of `D = head_dim` columns; `k` and
+    `v` have `Hkv = num_kv_heads` heads (default `H`), which must divide `H`:
+    query head `h` reads key/value head `h / (H / Hkv)` (grouped-query
+    attention; `Hkv = 1` is multi-query). `k` has head dim `D`, `v` and the
+    output have `Dv = value_head_dim` (default `D`).
 
-    Per batch `b` and head `h`, with `i < Sq` and `j < Sk`:
+    Layouts: every sequence operand (and `dy`, and the result) is either
+    head-major (rank 4) or sequence-major (rank 3), all alike:
+
+    | operand     | rank 4           | rank 3             |
+    |-------------|------------------|--------------------|
+    | `q`         | `[B, H, Sq, D]`  | `[B, Sq, H*D]`     |
+    | `k`         | `[B, Hkv, Sk, D]`| `[B, Sk, Hkv*D]`   |
+    | `v`         | `[B, Hkv, Sk, Dv]`| `[B, Sk, Hkv*Dv]` |
+    | output, `dy`| `[B, H, Sq, Dv]` | `[B, Sq, H*Dv]`    |
+
+    In the rank-3 layout head `h` owns columns `[h*D, (h+1)*D)` (`Dv` for
+    `v` and the output). `Sq` may differ from `Sk`.
+
+    Per batch `b` and head `h` (`k`, `v` of head `h / (H / Hkv)`), with
+    `i < Sq` and `j < Sk`:
 
     ```
     raw[i,j]  = scale * sum_d q[i,d] * k[j,d]     scale defaults to 1/sqrt(D)
@@ -87,6 +116,7 @@ def Rlx_AttentionOp : Rlx_ForwardOp<"attention"> {
                             Optional<Rlx_FloatTensor>:$mask),
                        Rlx_AttentionAttrs);
   let results = (outs Rlx_FloatTensor:$out);
+  let extraClassDeclaration = Rlx_AttentionClassDecl;
   let assemblyFormat = [{
     $q `,` $k `,` $v (`,` $mask^)? attr-dict `:` type(operands) `->`
     type(results)
@@ -117,7 +147,9 @@ def Rlx_AttentionBackwardOp : Rlx_BackwardOp<"attention_backward"> {
 
     The mask is applied after the softcap; a removed score is the constant
     `-1e9`, so its derivative is 0 (even in a fully masked row), while a
-    `bias` mask adds and lets the gradient through.
+    `bias` mask adds and lets the gradient through. With grouped-query
+    heads, `dk` and `dv` of a key/value head are the sums of the above over
+    the `H / Hkv` query heads that read it.
   }], Rlx_AttentionSemantics, [{
 
     ```mlir
@@ -135,6 +167,7 @@ def Rlx_AttentionBackwardOp : Rlx_BackwardOp<"attention_backward"> {
                        Rlx_AttentionAttrs,
                        (ins Rlx_AttentionWrtAttr:$wrt));
   let results = (outs Rlx_FloatTensor:$grad);
+  let extraClassDeclaration = Rlx_AttentionClassDecl;
   let assemblyFormat = [{
     $q `,` $k `,` $v `,` $dy (`,` $mask^)? attr-dict `:` type(operands) `->`
     type(results)
