@@ -2,7 +2,7 @@
 # Installs the Debian packages rlx needs, if any is missing. Idempotent and
 # instant when everything is there.
 set -euo pipefail
-packages=(llvm-22-dev libmlir-22-dev mlir-22-tools llvm-22-tools clang-22 lld-22 libomp-22-dev
+packages=(llvm-22-dev libmlir-22-dev mlir-22-tools llvm-22-tools clang-22 libclang-rt-22-dev lld-22 libomp-22-dev
           ninja-build cmake python3-torch python3-numpy python3-matplotlib)
 missing=()
 for p in "${packages[@]}"; do

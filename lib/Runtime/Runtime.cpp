@@ -154,7 +154,10 @@ static void instrumentForSanitizers(llvm::Module &module) {
   pb.registerLoopAnalyses(lam);
   pb.crossRegisterProxies(lam, fam, cgam, mam);
   llvm::ModulePassManager mpm;
-  mpm.addPass(llvm::AddressSanitizerPass(llvm::AddressSanitizerOptions()));
+  // No GC-able globals metadata: the JIT linker has no __start_/__stop_
+  // section symbols for it.
+  mpm.addPass(llvm::AddressSanitizerPass(llvm::AddressSanitizerOptions(),
+                                         /*UseGlobalGC=*/false));
   mpm.run(module, mam);
 #else
   (void)module;

@@ -1,0 +1,46 @@
+#!/usr/bin/env bash
+# The sanitizer job of CI (.ci/run runs it after scripts/test.sh): an
+# ASan+UBSan build in build-asan (RLX_SANITIZE: rlx's code, and the code it
+# JITs under ASan; RLX_ENABLE_FUZZERS: the libFuzzer targets), then
+#  - the dialect, transforms, runtime and C API tests and a reduced numerics
+#    subset under the sanitizers (Python runs with the ASan runtime preloaded);
+#  - each fuzzer for RLX_FUZZ_SECONDS (default 120) seconds: rlx-fuzz-compile
+#    from the lit tests' seed corpus, rlx-fuzz-run from scratch.
+# Any sanitizer report, crash or test failure fails the job. (leak-check.test
+# is left out: ASan's quarantine holds freed memory, so RSS is no measure.)
+set -euo pipefail
+root="$(cd "$(dirname "$0")/.." && pwd)"
+build="${RLX_SANITIZE_BUILD_DIR:-$root/build-asan}"
+seconds="${RLX_FUZZ_SECONDS:-120}"
+"$root/scripts/deps.sh"
+if [ ! -f "$build/build.ninja" ]; then
+  cmake -S "$root" -B "$build" -G Ninja -DCMAKE_BUILD_TYPE=Release \
+    -DRLX_SANITIZE=ON -DRLX_ENABLE_FUZZERS=ON
+fi
+ninja -C "$build" -j"${RLX_JOBS:-2}"
+
+# LLVM and MLIR keep global state alive to exit on purpose: no leak reports.
+# A failed malloc must return NULL (the runtime reports it), not abort.
+export ASAN_OPTIONS="detect_leaks=0:abort_on_error=1:allocator_may_return_null=1"
+# The ASan runtime must come first in the fuzzers' library list.
+asan_runtime="$(clang++-22 -print-file-name=libclang_rt.asan-x86_64.so)"
+export UBSAN_OPTIONS="print_stacktrace=1:halt_on_error=1"
+/usr/lib/llvm-22/bin/lit -sv "$build/test/Dialect" "$build/test/Transforms" \
+  "$build/test/Runtime/rlx-run.test" "$build/test/Runtime/python-api.py" \
+  "$build/test/Runtime/allocation.py" "$build/test/Runtime/shape-contracts.py" \
+  "$build/test/CAPI" \
+  "$build/test/Numerics/test_activation.py" \
+  "$build/test/Numerics/test_norm.py" \
+  "$build/test/Numerics/test_gather.py" \
+  "$build/test/Numerics/test_softmax.py" \
+  "$build/test/Numerics/test_attention.py"
+
+corpus="$build/fuzz/compile-corpus"
+mkdir -p "$corpus" "$build/fuzz/run-corpus"
+/usr/bin/python3 "$root/scripts/fuzz-corpus.py" "$corpus"
+LD_PRELOAD="$asan_runtime" "$build/bin/rlx-fuzz-compile" -max_total_time="$seconds" -max_len=8192 \
+  -timeout=30 -rss_limit_mb=4096 -print_final_stats=1 \
+  -artifact_prefix="$build/fuzz/" "$corpus"
+LD_PRELOAD="$asan_runtime" "$build/bin/rlx-fuzz-run" -max_total_time="$seconds" -max_len=512 \
+  -timeout=30 -rss_limit_mb=4096 -print_final_stats=1 \
+  -artifact_prefix="$build/fuzz/" "$build/fuzz/run-corpus"
