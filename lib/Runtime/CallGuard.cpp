@@ -4,14 +4,23 @@
 #include "llvm/ExecutionEngine/Orc/Shared/ExecutorAddress.h"
 #include "llvm/Support/CheckedArithmetic.h"
 
+#include <cstdarg>
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
+#include <dlfcn.h>
 #include <mutex>
+#include <utility>
 
 using namespace rlx::runtime;
 
 static thread_local CallGuard *activeGuard = nullptr;
+/// How many parallel regions of JIT code this thread is in (nested ones
+/// count): there, a failure cannot longjmp.
+static thread_local int parallelDepth = 0;
+/// The message of the failed cf.assert whose abort comes next on this
+/// thread (puts, then abort).
+static thread_local std::string checkMessage;
 
 /// Every guarded buffer and its guard: a buffer may be freed on another
 /// thread than the one that allocated it. Never destroyed (JIT code may run
@@ -25,11 +34,22 @@ static llvm::DenseMap<void *, CallGuard *> &owners() {
   return *map;
 }
 
+std::string CallGuard::reserve(uint64_t bytes) {
+  std::string over;
+  if (memoryLimit && (bytes > memoryLimit || inUse > memoryLimit - bytes)) {
+    over = "memory limit " + std::to_string(memoryLimit) + " bytes, " +
+           std::to_string(inUse) + " in use";
+    if (parallelDepth == 0)
+      return over;
+  }
+  inUse += bytes;
+  return over;
+}
+
 void CallGuard::track(void *ptr, uint64_t size) {
   std::lock_guard<std::mutex> lock(ownersMutex());
   owners()[ptr] = this;
   buffers[ptr] = size;
-  inUse += size;
 }
 
 uint64_t CallGuard::forget(void *ptr) {
@@ -83,23 +103,55 @@ void CallGuard::fail(std::string message) {
   std::longjmp(jump, 1);
 }
 
-void CallGuard::setCheckMessage(const char *message) {
-  failure = message ? message : "";
+void CallGuard::error(std::string message, bool recoverable) {
+  if (parallelDepth == 0)
+    fail(std::move(message));
+  if (!recoverable) {
+    fprintf(stderr, "%s (in a parallel loop)\n", message.c_str());
+    std::abort();
+  }
+  std::lock_guard<std::mutex> lock(ownersMutex());
+  if (deferred.empty())
+    deferred = std::move(message);
 }
 
+void CallGuard::failIfDeferred() {
+  std::string message;
+  {
+    std::lock_guard<std::mutex> lock(ownersMutex());
+    std::swap(message, deferred);
+  }
+  if (!message.empty())
+    fail(std::move(message));
+}
+
+CallGuard::ParallelScope::ParallelScope(CallGuard *guard) : saved(activeGuard) {
+  activeGuard = guard;
+  ++parallelDepth;
+}
+
+CallGuard::ParallelScope::~ParallelScope() {
+  --parallelDepth;
+  activeGuard = saved;
+}
+
+std::string CallGuard::describe(uint64_t size, const std::string &why) const {
+  return "rlx: cannot allocate " + std::to_string(size) +
+         " bytes for function '" + function + "' (" + why + ")";
+}
+
+// The lock is never held across error(): fail() longjmps.
 void *CallGuard::allocate(uint64_t size, uint64_t alignment, bool zero) {
-  auto cannot = [&](const char *why) {
-    fail("rlx: cannot allocate " + std::to_string(size) +
-         " bytes for function '" + function + "' (" + why + ")");
-  };
-  if (memoryLimit && (size > memoryLimit || inUse > memoryLimit - size))
-    fail("rlx: cannot allocate " + std::to_string(size) +
-         " bytes for function '" + function + "' (memory limit " +
-         std::to_string(memoryLimit) + " bytes, " + std::to_string(inUse) +
-         " in use)");
   // A size with the sign bit set is a wrapped computation, never a request.
   if (size > uint64_t(INT64_MAX))
-    cannot("size out of range");
+    error(describe(size, "size out of range"), /*recoverable=*/false);
+  std::string over;
+  {
+    std::lock_guard<std::mutex> lock(ownersMutex());
+    over = reserve(size);
+  }
+  if (!over.empty()) // returns only in a parallel region, counted
+    error(describe(size, over), /*recoverable=*/true);
   void *ptr = nullptr;
   size_t bytes = size ? size : 1; // never hand NULL to JIT code
   if (alignment > alignof(std::max_align_t)) {
@@ -108,8 +160,13 @@ void *CallGuard::allocate(uint64_t size, uint64_t alignment, bool zero) {
   } else {
     ptr = std::malloc(bytes);
   }
-  if (!ptr)
-    cannot("out of memory");
+  if (!ptr) {
+    {
+      std::lock_guard<std::mutex> lock(ownersMutex());
+      inUse -= size;
+    }
+    error(describe(size, "out of memory"), /*recoverable=*/false);
+  }
   if (zero)
     std::memset(ptr, 0, bytes);
   track(ptr, size);
@@ -119,28 +176,40 @@ void *CallGuard::allocate(uint64_t size, uint64_t alignment, bool zero) {
 void *CallGuard::reallocate(void *old, uint64_t size) {
   if (!old)
     return allocate(size, 0, false);
-  uint64_t oldSize;
+  if (size > uint64_t(INT64_MAX))
+    error(describe(size, "size out of range"), /*recoverable=*/false);
+  uint64_t oldSize, growth = 0;
+  std::string over;
   {
     std::lock_guard<std::mutex> lock(ownersMutex());
     auto it = buffers.find(old);
     oldSize = it == buffers.end() ? 0 : it->second;
+    if (size > oldSize) {
+      growth = size - oldSize;
+      over = reserve(growth);
+      if (!over.empty() && parallelDepth == 0)
+        growth = 0; // not counted
+    }
   }
-  if (memoryLimit && size > oldSize &&
-      (size - oldSize > memoryLimit || inUse > memoryLimit - (size - oldSize)))
-    fail("rlx: cannot allocate " + std::to_string(size) +
-         " bytes for function '" + function + "' (memory limit " +
-         std::to_string(memoryLimit) + " bytes, " + std::to_string(inUse) +
-         " in use)");
-  void *ptr = size <= uint64_t(INT64_MAX) ? std::realloc(old, size ? size : 1)
-                                          : nullptr;
-  if (!ptr) // `old` is still valid and still tracked: the guard frees it
-    fail("rlx: cannot allocate " + std::to_string(size) +
-         " bytes for function '" + function + "' (out of memory)");
+  if (!over.empty())
+    error(describe(size, over), /*recoverable=*/true);
+  void *ptr = std::realloc(old, size ? size : 1);
+  if (!ptr) { // `old` is still valid and still tracked: the guard frees it
+    {
+      std::lock_guard<std::mutex> lock(ownersMutex());
+      inUse -= growth;
+    }
+    error(describe(size, "out of memory"), /*recoverable=*/false);
+  }
   {
     std::lock_guard<std::mutex> lock(ownersMutex());
+    // The buffer now counts `size`: forget() uncounts the old size, and the
+    // growth reserved above is part of `size`.
     forget(old);
+    inUse += size - growth;
+    owners()[ptr] = this;
+    buffers[ptr] = size;
   }
-  track(ptr, size);
   return ptr;
 }
 
@@ -212,16 +281,96 @@ static void rlxJitFree(void *ptr) { CallGuard::release(ptr); }
 
 // A failed cf.assert prints its message with puts, then calls abort.
 static int rlxJitPuts(const char *message) {
-  if (CallGuard *g = CallGuard::active())
-    g->setCheckMessage(message);
+  checkMessage = message ? message : "";
   return 0;
 }
 
 static void rlxJitAbort() {
+  std::string message = std::exchange(checkMessage, "");
+  if (message.empty())
+    message = "rlx: the compiled code aborted";
   if (CallGuard *g = CallGuard::active())
-    g->fail(g->message().empty() ? "rlx: the compiled code aborted"
-                                 : g->message());
+    g->error(message, /*recoverable=*/false);
+  fprintf(stderr, "%s\n", message.c_str());
   std::abort();
+}
+
+//===----------------------------------------------------------------------===//
+// Parallel regions. JIT code forks with libomp's
+//   __kmpc_fork_call(loc, argc, microtask, arg0, ..., arg<argc-1>),
+// and every thread of the team runs microtask(&gtid, &btid, args...). The
+// runtime's __kmpc_fork_call forks runRegion instead, which runs the
+// microtask under the guard of the forking call, so the allocations of
+// every thread are checked and counted (OpenMP-lowered regions pass their
+// captures as one struct: argc is 1).
+//===----------------------------------------------------------------------===//
+
+namespace {
+constexpr int kMaxRegionArgs = 16;
+using Microtask = void (*)(int32_t *, int32_t *, ...);
+using ForkCall = void (*)(void *, int32_t, Microtask, ...);
+
+template <size_t> using Arg = void *;
+
+struct Region {
+  CallGuard *guard;
+  void *microtask;
+  int32_t argc;
+  void *args[kMaxRegionArgs];
+};
+} // namespace
+
+/// libomp's __kmpc_fork_call, or null (libomp not loaded: the runtime loads
+/// it, RTLD_GLOBAL, before it compiles the first module).
+static ForkCall libompForkCall() {
+  static ForkCall fn =
+      reinterpret_cast<ForkCall>(dlsym(RTLD_DEFAULT, "__kmpc_fork_call"));
+  return fn;
+}
+
+template <size_t... I>
+static void invokeMicrotask(const Region &r, int32_t *gtid, int32_t *btid,
+                            std::index_sequence<I...>) {
+  using Fn = void (*)(int32_t *, int32_t *, Arg<I>...);
+  reinterpret_cast<Fn>(r.microtask)(gtid, btid, r.args[I]...);
+}
+
+template <size_t... N>
+static void invokeMicrotask(const Region &r, int32_t *gtid, int32_t *btid,
+                            std::index_sequence<N...>, int32_t argc) {
+  ((argc == int32_t(N)
+        ? invokeMicrotask(r, gtid, btid, std::make_index_sequence<N>())
+        : void()),
+   ...);
+}
+
+static void runRegion(int32_t *gtid, int32_t *btid, Region *region) {
+  CallGuard::ParallelScope scope(region->guard);
+  invokeMicrotask(*region, gtid, btid,
+                  std::make_index_sequence<kMaxRegionArgs + 1>(), region->argc);
+}
+
+static void rlxJitForkCall(void *loc, int32_t argc, Microtask microtask, ...) {
+  CallGuard *g = CallGuard::active();
+  if (argc < 0 || argc > kMaxRegionArgs) {
+    std::string message =
+        "rlx: a parallel region with " + std::to_string(argc) + " arguments";
+    if (g)
+      g->error(message, /*recoverable=*/false);
+    fprintf(stderr, "%s\n", message.c_str());
+    std::abort();
+  }
+  Region region{g, reinterpret_cast<void *>(microtask), argc, {}};
+  va_list ap;
+  va_start(ap, microtask);
+  for (int32_t i = 0; i < argc; ++i)
+    region.args[i] = va_arg(ap, void *);
+  va_end(ap);
+  libompForkCall()(loc, 1, reinterpret_cast<Microtask>(&runRegion), &region);
+  // Every thread has joined: a failure deferred by one of them fails the
+  // call here, unless this thread is itself in a region (nested).
+  if (g && parallelDepth == 0)
+    g->failIfDeferred();
 }
 
 llvm::orc::SymbolMap CallGuard::symbols(llvm::orc::MangleAndInterner interner) {
@@ -238,5 +387,7 @@ llvm::orc::SymbolMap CallGuard::symbols(llvm::orc::MangleAndInterner interner) {
   add("free", &rlxJitFree);
   add("puts", &rlxJitPuts);
   add("abort", &rlxJitAbort);
+  if (libompForkCall())
+    add("__kmpc_fork_call", &rlxJitForkCall);
   return map;
 }

@@ -10,10 +10,17 @@
 //    then abort) into a longjmp back to JitModule::call, with a message;
 //  - frees, when the call fails, every buffer the call had allocated, so a
 //    failed call leaks nothing.
-// The parallel loops of compiled code run on OpenMP worker threads, which
-// have no guard: their allocations are plain (a failed one aborts with a
-// message), and a free of a guarded buffer from any thread updates its
-// guard (one process-wide map of guarded buffers).
+// The parallel loops of compiled code run on OpenMP threads: the runtime
+// maps the JIT module's __kmpc_fork_call too, and each thread of the team
+// runs the region under the guard of the call that forked it. A thread in a
+// parallel region cannot longjmp (the other threads still run, and the
+// frames it would skip belong to libomp), so there an allocation over the
+// memory limit is made and recorded, and the call fails when the region has
+// joined (the overshoot is what one region's threads hold at once: tiles).
+// What cannot be made at all there (out of memory, a size out of range, a
+// failed check) ends the process with a message, as a failed malloc would.
+// A free of a guarded buffer from any thread updates its guard (one
+// process-wide map of guarded buffers).
 // The frames the longjmp skips are JIT code, which has no destructors.
 //
 //===----------------------------------------------------------------------===//
@@ -61,7 +68,24 @@ public:
   /// Frees `ptr`, from any thread, forgetting it in the guard that owns it.
   static void release(void *ptr);
   [[noreturn]] void fail(std::string message);
-  void setCheckMessage(const char *message);
+  /// Fails the call from outside a parallel region. Within one, records a
+  /// `recoverable` failure for failIfDeferred() and returns, or else ends
+  /// the process with the message.
+  void error(std::string message, bool recoverable);
+
+  /// Marks this thread as running a parallel region of `guard`'s call (null:
+  /// of no call) for its lifetime.
+  class ParallelScope {
+  public:
+    explicit ParallelScope(CallGuard *guard);
+    ~ParallelScope();
+
+  private:
+    CallGuard *saved;
+  };
+  /// After a parallel region joined, on the forking thread: fails the call if
+  /// a thread of the region went over the memory limit.
+  void failIfDeferred();
 
   static CallGuard *active();
 
@@ -71,10 +95,17 @@ private:
   uint64_t inUse = 0;
   /// Live buffers of this call and their sizes (under the global mutex).
   llvm::DenseMap<void *, uint64_t> buffers;
+  /// Counts `bytes` more in use (under the global mutex). Returns why that
+  /// goes over the memory limit, or ""; over it, the bytes are counted only
+  /// inside a parallel region, where the allocation goes ahead.
+  std::string reserve(uint64_t bytes);
+  /// Records the buffer `ptr` of `size` reserved bytes.
   void track(void *ptr, uint64_t size);
   /// Forgets `ptr` if this guard owns it; its size, or 0.
   uint64_t forget(void *ptr);
+  std::string describe(uint64_t size, const std::string &why) const;
   std::string failure;
+  std::string deferred; // under the global mutex
   std::jmp_buf jump;
   CallGuard *previous;
 };
