@@ -8,6 +8,7 @@
 # Every such call must fail with the run-time check naming the op, and the
 # call with the right shapes must succeed.
 import re
+import string
 import sys
 
 import numpy as np
@@ -17,9 +18,11 @@ import rlx
 F, D, I32, I64 = "f32", "f64", "i32", "i64"
 NP = {F: np.float32, D: np.float64, I32: np.int32, I64: np.int64}
 
-# Dims on which nothing else depends: any size is valid.
+# Dims on which nothing else depends: any size is valid. (The scan bodies
+# below ignore their xs steps, so only dim 0 of xs, the length, is related.)
 FREE = {("rlx.gather", 0, 0), ("rlx.layer_norm_backward_beta", 0, 0),
-        ("rlx.softmax_cross_entropy", 0, 1)}
+        ("rlx.softmax_cross_entropy", 0, 1), ("rlx.scan", 1, 1),
+        ("rlx.scan_backward", 3, 1)}
 
 # The conv rewrites need every dim but the batch static (and so the weight).
 CONV = {0: [0], 1: []}
@@ -27,7 +30,10 @@ CONV_WEIGHT = {0: [0], 1: [0]}
 
 # (op and attributes with operands %a0.., operand (dtype, shape)s, result
 # (dtype, shape)s). Sliding-window geometries are chosen so that one more row
-# of input gives one more row of output (stride 1, or an odd span).
+# of input gives one more row of output (stride 1, or an odd span). An op with
+# regions is a template of its whole text (after `%r0.. = `): $t<i> is the
+# type of operand i, $s<i> that of a step of it (dim 0 dropped), $r<i> the
+# type of result i.
 CASES = [
     ("rlx.relu %a0", [(F, [4, 3])], [(F, [4, 3])]),
     ("rlx.relu_backward %a0, %a1", [(F, [4, 3]), (F, [4, 3])], [(F, [4, 3])]),
@@ -107,6 +113,27 @@ CASES = [
      [(F, [2, 4, 3, 2]), (F, [2, 2, 5, 2]), (F, [2, 2, 5, 3]), (F, [2, 4, 3, 3])], [(F, [2, 2, 5, 2])]),
     ("rlx.attention_backward %a0, %a1, %a2, %a3, %a4 {num_heads = 4 : i64, head_dim = 2 : i64, num_kv_heads = 1 : i64, value_head_dim = 3 : i64, mask_kind = #rlx.mask_kind<custom>, wrt = #rlx.attention_wrt<value>}",
      [(D, [2, 3, 8]), (D, [2, 5, 2]), (D, [2, 5, 3]), (D, [2, 3, 12]), (D, [2, 4, 3, 5])], [(D, [2, 5, 3])]),
+    # Scan: xs are [length, ...], a trajectory [rows, *carry] (rows: length,
+    # or num_checkpoints when 0 < K < length), upstream [length, *carry].
+    ("""rlx.scan %a0 xs(%a1 : $t1) {length = 4 : i64, save_trajectory} : $t0 -> $r0, $r1 {
+  ^bb0(%h: $t0, %x: $s1):
+    rlx.yield %h : $t0
+  }""", [(F, [2, 3]), (F, [4, 5])], [(F, [2, 3]), (F, [4, 2, 3])]),
+    ("""rlx.scan %a0 {length = 5 : i64, num_checkpoints = 2 : i64, save_trajectory} : $t0 -> $r0, $r1 {
+  ^bb0(%h: $t0):
+    rlx.yield %h : $t0
+  }""", [(D, [3, 2])], [(D, [3, 2]), (D, [2, 3, 2])]),
+    ("""rlx.scan_backward %a0, %a1, %a2 xs(%a3 : $t3) {length = 4 : i64} : $t0, $t1, $t2 -> $r0 vjp {
+  ^bb0(%h: $t0, %x: $s3, %d: $t0):
+    rlx.yield %d, %x : $t0, $s3
+  }""", [(F, [2, 3]), (F, [4, 2, 3]), (F, [4, 2, 3]), (F, [4, 5])], [(F, [2, 3])]),
+    ("""rlx.scan_backward_xs %a0, %a1, %a2 xs(%a3 : $t3) {length = 4 : i64, num_checkpoints = 2 : i64, xs_idx = 0 : i64} : $t0, $t1, $t2 -> $r0 vjp {
+  ^bb0(%h: $t0, %x: $s3, %d: $t0):
+    rlx.yield %d, %x : $t0, $s3
+  } forward {
+  ^bb0(%h: $t0, %x: $s3):
+    rlx.yield %h : $t0
+  }""", [(F, [2, 3]), (F, [2, 2, 3]), (F, [4, 2, 3]), (F, [4, 5])], [(F, [4, 5])]),
 ]
 
 
@@ -130,9 +157,17 @@ def function(name, case, dynamic_operands):
     res = [tensor_type(t, s, ()) for t, s in results]
     sig = ", ".join("%%a%d: %s" % (i, t) for i, t in enumerate(args))
     names = ", ".join("%%r%d" % i for i in range(len(res)))
-    return ("func.func @%s(%s) -> (%s) {\n  %s = %s : %s -> %s\n  return %s : %s\n}\n"
-            % (name, sig, ", ".join(res), names, op, ", ".join(args), ", ".join(res),
-               names, ", ".join(res)))
+    if "$" in op:
+        fields = {}
+        for i, t in enumerate(args):
+            fields["t%d" % i] = t
+            fields["s%d" % i] = "tensor<" + t[t.index("x") + 1:]
+        fields.update(("r%d" % i, t) for i, t in enumerate(res))
+        body = string.Template(op).substitute(fields)
+    else:
+        body = "%s : %s -> %s" % (op, ", ".join(args), ", ".join(res))
+    return ("func.func @%s(%s) -> (%s) {\n  %s = %s\n  return %s : %s\n}\n"
+            % (name, sig, ", ".join(res), names, body, names, ", ".join(res)))
 
 
 def inputs(operands, shapes):
