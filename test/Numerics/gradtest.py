@@ -107,3 +107,88 @@ def run_case(op, body, args, result_shape, torch_fn, dtypes=rt.DTYPES, fd=True,
             for i, g in zip(wrt, grads):
                 rt.check_fd(op, lambda *a: m.f(*a), inputs, i, fdy, g,
                             "%s d%d" % (label, i))
+
+
+# -- second order (test/Numerics/test_grad2_*.py) -----------------------------
+# A case of the double-backward battery is a function whose body is one rlx
+# *_backward op; rlx-grad differentiates it (every differentiable operand),
+# and its torch function is the first-order gradient computed by autograd with
+# create_graph=True, so run_case's autograd.grad with a random cotangent is
+# the second-order reference, and its finite differences are those of the
+# compiled first-order gradient.
+
+def leaf(t):
+    """t itself when autograd tracks it, else a fresh leaf that it does (an
+    operand the outer grad does not differentiate may still be the inner
+    variable)."""
+    return t if t.requires_grad else t.detach().requires_grad_()
+
+
+def vjp(fn, xs, dy, wrt=0):
+    """d/d xs[wrt] <dy, fn(*xs)>, differentiable again (create_graph)."""
+    xs = list(xs)
+    xs[wrt] = leaf(xs[wrt])
+    y = fn(*xs)
+    return torch.autograd.grad(y, xs[wrt], dy, create_graph=True)[0]
+
+
+def rlx_opt(text, *flags):
+    """`text` through build/bin/rlx-opt with `flags`."""
+    import os
+    import subprocess
+    tool = os.path.join(os.environ["RLX_BUILD_DIR"], "bin", "rlx-opt")
+    return subprocess.run([tool] + list(flags), input=text, text=True,
+                          check=True, capture_output=True).stdout
+
+
+def run_third(op, body, args, result_shape, first, dtype=np.float64, seed=0,
+              label=""):
+    """Third order: rlx-grad applied to @f (one backward op, first order of
+    some forward), then to @f_grad with respect to all its float arguments,
+    compiled; @f_grad_grad against torch, where `first` is the torch
+    first-order gradient (create_graph). Every argument is differentiated."""
+    gen = rt.rng(seed)
+    inputs = [a.make(gen, dtype) for a in args]
+    text = mlir_function(body, args, result_shape, dtype)
+    try:
+        text = rlx_opt(text, "--rlx-grad")
+        text = rlx_opt(text, "--rlx-grad=function=f_grad")
+        m = rt.compile(text)
+    except Exception as e:
+        rt._failures.append("%s %s third order: %s" % (op, label, e))
+        print("FAIL: %s %s third order: %s" % (op, label, getattr(e, "stderr", e)),
+              flush=True)
+        return
+    # f_grad(inputs, v) -> (R, g_0..g_n); f_grad_grad(inputs, v, c_R, c_g...)
+    v = gen.standard_normal(result_shape).astype(dtype)
+    cs = [gen.standard_normal(result_shape).astype(dtype)]
+    cs += [gen.standard_normal(a.shape).astype(dtype) for a in args]
+    out = m.f_grad_grad(*inputs, v, *cs)
+    ts = [torch.tensor(x, requires_grad=True) for x in inputs]
+    tv = torch.tensor(v, requires_grad=True)
+    r = first(*ts)
+    gs = torch.autograd.grad(r, ts, tv, create_graph=True, allow_unused=True)
+    total = (r * torch.tensor(cs[0])).sum()
+    for g, c in zip(gs, cs[1:]):
+        if g is not None:
+            total = total + (g * torch.tensor(c)).sum()
+    want = torch.autograd.grad(total, ts + [tv], allow_unused=True)
+    want = [np.zeros_like(x.detach().numpy()) if w is None else w.detach().numpy()
+            for w, x in zip(want, ts + [tv])]
+    got = list(out[1 + len(args):])
+    for i, (g, w) in enumerate(zip(got, want)):
+        rt.check(op + " (third order)", g, w, dtype, "%s d%d" % (label, i))
+    # and finite differences of the compiled second order, all its results
+    # weighted by their cotangents
+    flat_c = np.concatenate([c.ravel() for c in cs])
+    second = lambda *a: np.concatenate([np.ravel(o) for o in m.f_grad(*a)])
+    for i, g in enumerate(got):
+        rt.check_fd(op + " (third order)", second, inputs + [v], i, flat_c, g,
+                    "%s d%d" % (label, i))
+
+
+def run_second(*args, **kwargs):
+    """run_case for the double-backward battery: f64 only (the checks of
+    issue 12 are f64; compile time dominates the suite)."""
+    kwargs.setdefault("dtypes", (np.float64,))
+    run_case(*args, **kwargs)

@@ -17,6 +17,7 @@
 //===----------------------------------------------------------------------===//
 #include "RlxAD/Transforms/Autodiff.h"
 
+#include "Autodiff/BackwardGrad.h"
 #include "Autodiff/StructuredGrad.h"
 #include "Common/Builders.h"
 #include "Common/GradGlue.h"
@@ -140,6 +141,26 @@ mlir::rlx::buildReverseSweep(OpBuilder &b, ArrayRef<Operation *> ops,
                << "' is not differentiable with respect to a value its "
                   "region captures";
     auto grad = dyn_cast<GradOpInterface>(op);
+    if (!grad && op->hasTrait<rlx::OpTrait::Backward>()) {
+      // An rlx backward op without a direct rule: its decomposition, swept
+      // on its own from the op's result cotangents to its varied operands.
+      SmallVector<Value> inner;
+      for (Value v : op->getOperands())
+        if (varied.contains(v) && !llvm::is_contained(inner, v))
+          inner.push_back(v);
+      SmallVector<Operation *> newOps;
+      SmallVector<Value> replacements;
+      if (failed(decomposeForGrad(op, newOps, replacements)))
+        return failure();
+      FailureOr<SmallVector<Value>> innerCots =
+          buildReverseSweep(b, newOps, inner, replacements, resultCots);
+      if (failed(innerCots))
+        return failure();
+      for (auto [v, cot] : llvm::zip(inner, *innerCots))
+        if (cot)
+          addCotangent(v, cot, v.getLoc());
+      continue;
+    }
     if (!grad)
       return op->emitError()
              << "'" << op->getName() << "' is not differentiable (no "
