@@ -48,11 +48,21 @@ typedef struct RlxModule RlxModule;
 RlxModule *rlxModuleCompile(const char *source, size_t length,
                             const char *pipelineOptions, char **error);
 
+/// rlxModuleCompile whose diagnostics name `sourceName` (e.g. the path the
+/// source was read from): "<sourceName>:line:col: error: ...". With NULL, and
+/// in rlxModuleCompile, the name is "<string>".
+RlxModule *rlxModuleCompileNamed(const char *source, size_t length,
+                                 const char *sourceName,
+                                 const char *pipelineOptions, char **error);
+
 void rlxModuleDestroy(RlxModule *module);
 
 /// Number of public functions and the name of the i-th (owned by module).
 size_t rlxModuleNumFunctions(const RlxModule *module);
 const char *rlxModuleFunctionName(const RlxModule *module, size_t index);
+/// The MLIR type of the i-th public function (owned by module), e.g.
+/// "(tensor<?x4xf32>, tensor<4xf32>) -> tensor<?x4xf32>"; NULL if out of range.
+const char *rlxModuleFunctionType(const RlxModule *module, size_t index);
 
 /// Caps the bytes the compiled code of one call may hold at once (0, the
 /// default: no cap). An allocation over the cap, like one malloc cannot

@@ -27,6 +27,13 @@ static void setError(char **error, const std::string &message) {
 extern "C" RlxModule *rlxModuleCompile(const char *source, size_t length,
                                        const char *pipelineOptions,
                                        char **error) {
+  return rlxModuleCompileNamed(source, length, nullptr, pipelineOptions, error);
+}
+
+extern "C" RlxModule *rlxModuleCompileNamed(const char *source, size_t length,
+                                            const char *sourceName,
+                                            const char *pipelineOptions,
+                                            char **error) {
   if (error)
     *error = nullptr;
   if (!source) {
@@ -34,7 +41,8 @@ extern "C" RlxModule *rlxModuleCompile(const char *source, size_t length,
     return nullptr;
   }
   auto module = JitModule::compile(llvm::StringRef(source, length),
-                                   pipelineOptions ? pipelineOptions : "");
+                                   pipelineOptions ? pipelineOptions : "",
+                                   sourceName ? sourceName : "<string>");
   if (!module) {
     setError(error, llvm::toString(module.takeError()));
     return nullptr;
@@ -58,6 +66,13 @@ extern "C" const char *rlxModuleFunctionName(const RlxModule *module,
   if (!module || index >= module->module->functions().size())
     return nullptr;
   return module->module->functions()[index].name.c_str();
+}
+
+extern "C" const char *rlxModuleFunctionType(const RlxModule *module,
+                                             size_t index) {
+  if (!module || index >= module->module->functions().size())
+    return nullptr;
+  return module->module->functions()[index].type.c_str();
 }
 
 extern "C" int rlxModuleCall(RlxModule *module, const char *function,

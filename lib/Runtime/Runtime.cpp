@@ -114,6 +114,7 @@ static std::optional<TensorType> toTensorType(mlir::Type type) {
 static FunctionSignature signatureOf(mlir::func::FuncOp func) {
   FunctionSignature sig;
   sig.name = func.getSymName().str();
+  llvm::raw_string_ostream(sig.type) << func.getFunctionType();
   auto collect = [&](mlir::TypeRange types, std::vector<TensorType> &out,
                      const char *what) {
     for (auto [i, type] : llvm::enumerate(types)) {
@@ -238,7 +239,8 @@ const FunctionSignature *JitModule::lookup(StringRef name) const {
 }
 
 Expected<std::unique_ptr<JitModule>>
-JitModule::compile(StringRef source, StringRef pipelineOptions) {
+JitModule::compile(StringRef source, StringRef pipelineOptions,
+                   StringRef bufferName) {
   static std::once_flag initTargets;
   std::call_once(initTargets, [] {
     llvm::InitializeNativeTarget();
@@ -256,7 +258,7 @@ JitModule::compile(StringRef source, StringRef pipelineOptions) {
   llvm::raw_string_ostream diagStream(diagnostics);
   llvm::SourceMgr sourceMgr;
   sourceMgr.AddNewSourceBuffer(
-      llvm::MemoryBuffer::getMemBufferCopy(source, "<input>"), llvm::SMLoc());
+      llvm::MemoryBuffer::getMemBufferCopy(source, bufferName), llvm::SMLoc());
   mlir::SourceMgrDiagnosticHandler handler(sourceMgr, &context, diagStream);
 
   mlir::OwningOpRef<mlir::ModuleOp> module =

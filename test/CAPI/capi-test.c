@@ -24,6 +24,9 @@ int main(void) {
   }
   printf("functions: %zu %s\n", rlxModuleNumFunctions(m),
          rlxModuleFunctionName(m, 0));
+  printf("type: %s\n", rlxModuleFunctionType(m, 0));
+  if (rlxModuleFunctionType(m, 1) != NULL)
+    return 1;
 
   double x[6] = {-1.5, -0.5, 0.0, 0.25, 1.0, 2.0};
   double dy[6] = {1, 2, 3, 4, 5, 6};
@@ -62,6 +65,16 @@ int main(void) {
   if (rlxModuleCompile("func.func @f(", 13, NULL, &err))
     return 1;
   printf("bad module: %s\n", strchr(err, '\n') ? "multi-line message" : err);
+  printf("bad module location: %s", strchr(err, '\n') + 1);
+  rlxStringDestroy(err);
+
+  /* Diagnostics name the source, with line and column. */
+  const char *badSource = "func.func @f(%x: tensor<2xf32>) -> tensor<3xf32> {\n"
+                          "  return %x : tensor<2xf32>\n}\n";
+  if (rlxModuleCompileNamed(badSource, strlen(badSource), "model.mlir", NULL,
+                            &err))
+    return 1;
+  printf("named: %s", strchr(err, '\n') + 1);
   rlxStringDestroy(err);
   rlxModuleDestroy(m);
   return 0;

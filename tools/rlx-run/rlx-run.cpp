@@ -107,7 +107,10 @@ int main(int argc, char **argv) {
   if (!memoryLimit.empty() && !(limit = parseBytes(memoryLimit)))
     return fail("invalid --memory-limit '" + memoryLimit +
                 "' (a positive number of bytes, optionally with K, M or G)");
-  auto module = JitModule::compile((*source)->getBuffer(), pipelineOptions);
+  auto module = JitModule::compile((*source)->getBuffer(), pipelineOptions,
+                                   inputFile == "-"
+                                       ? llvm::StringRef("<stdin>")
+                                       : llvm::StringRef(inputFile.getValue()));
   if (!module)
     return fail(llvm::toString(module.takeError()));
   if (limit)

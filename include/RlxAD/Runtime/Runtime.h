@@ -61,6 +61,8 @@ struct TensorType {
 /// its signature has something other than ranked f32/f64/i32/i64 tensors.
 struct FunctionSignature {
   std::string name;
+  /// The MLIR function type, e.g. "(tensor<?x4xf32>) -> tensor<?x4xf32>".
+  std::string type;
   std::vector<TensorType> inputs, outputs;
   bool supported = true;
   std::string why;
@@ -75,9 +77,11 @@ int getNumThreads();
 class JitModule {
 public:
   /// Parses, verifies, lowers (rlx-to-llvm with `pipelineOptions`, e.g.
-  /// "cumsum-matrix-max-length=64") and JIT-compiles `source`.
+  /// "cumsum-matrix-max-length=64") and JIT-compiles `source`. Diagnostics
+  /// name `bufferName` (a file path, or "<string>") with line and column.
   static llvm::Expected<std::unique_ptr<JitModule>>
-  compile(llvm::StringRef source, llvm::StringRef pipelineOptions = "");
+  compile(llvm::StringRef source, llvm::StringRef pipelineOptions = "",
+          llvm::StringRef bufferName = "<string>");
 
   ~JitModule();
   JitModule(const JitModule &) = delete;
