@@ -17,6 +17,9 @@ config.test_exec_root = os.path.join(config.rlx_obj_root, "test")
 # In a sanitizer build (RLX_SANITIZE) it runs with the ASan runtime preloaded.
 config.substitutions.append(("%python", config.rlx_python))
 config.substitutions.append(("%rlx_src", config.rlx_src_root))
+# Where `cmake --install` puts the Python package, relative to the prefix.
+config.substitutions.append(("%rlx_python_install_dir",
+                             config.rlx_python_install_dir))
 config.substitutions.append(("%rlx_obj", config.rlx_obj_root))
 config.substitutions.append(("%cmake", config.cmake_command))
 config.substitutions.append(("%cc", config.c_compiler))

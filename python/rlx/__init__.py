@@ -1,29 +1,49 @@
-"""rlx: compile rlx/MLIR programs and run them on numpy arrays.
+"""rlx: compile rlx/MLIR programs and run them on numpy arrays and torch tensors.
 
     import numpy as np, rlx
-    m = rlx.compile(open("net.mlir").read())
-    y = m.forward(x, w)            # numpy in, numpy out (tuple if several)
+    m = rlx.compile("net.mlir")      # a path, or the MLIR text itself
+    help(m.forward)                  # forward(arg0: tensor<?x8xf32>, ...) -> ...
+    y = m.forward(x, w)              # numpy in, numpy out (tuple if several)
+
+    import rlx.torch                 # a compiled function + its rlx gradient
+    f = rlx.torch.function(m, "f", grad="f_grad")   # as a torch.autograd.Function
 
 Pure Python over ctypes and the C API in include/rlx-c/Runtime.h
 (librlx_runtime.so); no MLIR Python bindings are needed. The library is found
-through $RLX_RUNTIME_LIB, $RLX_BUILD_DIR/lib, or next to this package's
-install prefix.
+through, in order: $RLX_RUNTIME_LIB (the .so itself), $RLX_BUILD_DIR/lib (a
+build tree), the build/ of the source tree this package sits in, the lib/ of
+the install prefix this package was installed into by `cmake --install`
+(<prefix>/lib/python3*/dist-packages/rlx -> <prefix>/lib), and the dynamic
+loader's search path (LD_LIBRARY_PATH, /usr/local/lib, ...).
+
+Arguments: numpy arrays and CPU torch tensors are passed without a copy when
+they are C-contiguous; other layouts are copied into a contiguous buffer. An
+array or tensor whose dtype differs from the function's argument is an error
+(RlxError; rlx never converts f64 to f32 behind your back); Python numbers and
+lists are converted to the argument's dtype. Results are numpy arrays, or
+torch tensors when any argument is a torch tensor.
 """
 import ctypes
+import inspect
 import os
+import sys
 
 import numpy as np
 
-__all__ = ["compile", "Module", "RlxError"]
+__all__ = ["compile", "Module", "RlxError", "set_num_threads",
+           "get_num_threads"]
 
 
 class RlxError(RuntimeError):
-    """Compilation or call failure, with the runtime's message."""
+    """Compilation or call failure, with the runtime's message (compile
+    errors carry `file:line:col: error: ...` of the MLIR source)."""
 
 
 _DTYPES = {np.dtype(np.float32): 0, np.dtype(np.float64): 1,
            np.dtype(np.int32): 2, np.dtype(np.int64): 3}
 _NP_OF = {v: k for k, v in _DTYPES.items()}
+_MLIR_DTYPES = {"f32": np.dtype(np.float32), "f64": np.dtype(np.float64),
+                "i32": np.dtype(np.int32), "i64": np.dtype(np.int64)}
 
 
 class _Tensor(ctypes.Structure):
@@ -32,22 +52,38 @@ class _Tensor(ctypes.Structure):
                 ("data", ctypes.c_void_p), ("owner", ctypes.c_void_p)]
 
 
+_LIBNAME = "librlx_runtime.so"
+
+
 def _find_library():
     candidates = []
     if os.environ.get("RLX_RUNTIME_LIB"):
         candidates.append(os.environ["RLX_RUNTIME_LIB"])
     if os.environ.get("RLX_BUILD_DIR"):
         candidates.append(os.path.join(os.environ["RLX_BUILD_DIR"], "lib",
-                                       "librlx_runtime.so"))
+                                       _LIBNAME))
     here = os.path.dirname(os.path.abspath(__file__))
-    candidates.append(os.path.join(here, "..", "..", "build", "lib",
-                                   "librlx_runtime.so"))
-    candidates.append(os.path.join(here, "..", "..", "..", "librlx_runtime.so"))
+    # python/rlx in a source tree with a build/ next to it.
+    candidates.append(os.path.join(here, "..", "..", "build", "lib", _LIBNAME))
+    # <prefix>/lib/python3*/dist-packages/rlx, installed by cmake --install
+    # (which writes _install.py: the way to <prefix>/lib).
+    try:
+        from . import _install
+        candidates.append(os.path.join(here, _install.LIBRARY_DIR, _LIBNAME))
+    except ImportError:
+        pass
     for path in candidates:
         if os.path.exists(path):
-            return path
-    raise RlxError("librlx_runtime.so not found; set RLX_BUILD_DIR or "
-                   "RLX_RUNTIME_LIB (looked in: %s)" % ", ".join(candidates))
+            return os.path.normpath(path)
+    # Last, the dynamic loader's own search (LD_LIBRARY_PATH, ld.so.conf).
+    try:
+        ctypes.CDLL(_LIBNAME)
+        return _LIBNAME
+    except OSError:
+        pass
+    raise RlxError("%s not found; set RLX_BUILD_DIR (a build tree) or "
+                   "RLX_RUNTIME_LIB (the library) (looked in: %s and the "
+                   "loader's path)" % (_LIBNAME, ", ".join(candidates)))
 
 
 _lib = None
@@ -58,15 +94,17 @@ def _library():
     if _lib is not None:
         return _lib
     lib = ctypes.CDLL(_find_library())
-    err = ctypes.POINTER(ctypes.c_char_p)
-    lib.rlxModuleCompile.restype = ctypes.c_void_p
-    lib.rlxModuleCompile.argtypes = [ctypes.c_char_p, ctypes.c_size_t,
-                                     ctypes.c_char_p, ctypes.POINTER(ctypes.c_void_p)]
+    lib.rlxModuleCompileNamed.restype = ctypes.c_void_p
+    lib.rlxModuleCompileNamed.argtypes = [
+        ctypes.c_char_p, ctypes.c_size_t, ctypes.c_char_p, ctypes.c_char_p,
+        ctypes.POINTER(ctypes.c_void_p)]
     lib.rlxModuleDestroy.argtypes = [ctypes.c_void_p]
     lib.rlxModuleNumFunctions.restype = ctypes.c_size_t
     lib.rlxModuleNumFunctions.argtypes = [ctypes.c_void_p]
     lib.rlxModuleFunctionName.restype = ctypes.c_char_p
     lib.rlxModuleFunctionName.argtypes = [ctypes.c_void_p, ctypes.c_size_t]
+    lib.rlxModuleFunctionType.restype = ctypes.c_char_p
+    lib.rlxModuleFunctionType.argtypes = [ctypes.c_void_p, ctypes.c_size_t]
     lib.rlxModuleCall.restype = ctypes.c_int
     lib.rlxModuleCall.argtypes = [
         ctypes.c_void_p, ctypes.c_char_p, ctypes.POINTER(_Tensor), ctypes.c_size_t,
@@ -77,7 +115,6 @@ def _library():
     lib.rlxStringDestroy.argtypes = [ctypes.c_void_p]
     lib.rlxSetNumThreads.argtypes = [ctypes.c_int]
     lib.rlxGetNumThreads.restype = ctypes.c_int
-    del err
     _lib = lib
     return lib
 
@@ -90,14 +127,171 @@ def _take_error(lib, ptr):
     return msg
 
 
+#===------------------------------------------------------------------------===#
+# MLIR types, as text: enough to name a function's arguments and results.
+#===------------------------------------------------------------------------===#
+
+class MlirType(str):
+    """An MLIR type's text (e.g. "tensor<?x4xf32>"); shown without quotes in
+    signatures. `dtype` (numpy) and `shape` (None = dynamic) are parsed when
+    it is a ranked tensor of f32/f64/i32/i64, else None."""
+
+    def __repr__(self):
+        return str(self)
+
+    @property
+    def dtype(self):
+        parsed = self._parse()
+        return parsed and parsed[1]
+
+    @property
+    def shape(self):
+        parsed = self._parse()
+        return parsed and parsed[0]
+
+    def _parse(self):
+        if not (self.startswith("tensor<") and self.endswith(">")):
+            return None
+        dims = self[len("tensor<"):-1].split("x")
+        if dims[-1] not in _MLIR_DTYPES or any(
+                d != "?" and not d.isdigit() for d in dims[:-1]):
+            return None
+        shape = tuple(None if d == "?" else int(d) for d in dims[:-1])
+        return shape, _MLIR_DTYPES[dims[-1]]
+
+
+def _split_top(text, sep=","):
+    """Splits at `sep` outside <>, (), [], {}."""
+    parts, depth, start = [], 0, 0
+    for i, c in enumerate(text):
+        if c in "<([{":
+            depth += 1
+        elif c in ">)]}":
+            depth -= 1
+        elif c == sep and depth == 0:
+            parts.append(text[start:i])
+            start = i + 1
+    parts.append(text[start:])
+    return [p.strip() for p in parts if p.strip()]
+
+
+def _parse_function_type(text):
+    """"(a, b) -> (c, d)" or "(a) -> c" -> ([a, b], [c, d])."""
+    depth = 0
+    for i, c in enumerate(text):
+        if c in "<([{":
+            depth += 1
+        elif c in ")]}" or (c == ">" and text[i - 1] != "-"):
+            depth -= 1
+        elif text.startswith("->", i) and depth == 0:
+            ins, outs = text[:i].strip(), text[i + 2:].strip()
+            break
+    else:
+        return None
+    strip = lambda s: s[1:-1] if s.startswith("(") and s.endswith(")") else s
+    return ([MlirType(t) for t in _split_top(strip(ins))],
+            [MlirType(t) for t in _split_top(strip(outs))])
+
+
+#===------------------------------------------------------------------------===#
+# Arguments: numpy arrays and torch tensors, without a copy where possible.
+#===------------------------------------------------------------------------===#
+
+# Called, when set, with the data pointers rlxModuleCall receives (tests).
+_call_hook = None
+
+
+def _torch_dtypes(torch):
+    return {torch.float32: 0, torch.float64: 1, torch.int32: 2, torch.int64: 3}
+
+
+def _is_torch_tensor(a):
+    torch = sys.modules.get("torch")
+    return torch is not None and isinstance(a, torch.Tensor)
+
+
+def _marshal(index, a, want):
+    """(keep-alive object, dtype code, shape, data pointer) of argument
+    `index`; `want` is its MlirType (for converting Python numbers/lists)."""
+    if _is_torch_tensor(a):
+        torch = sys.modules["torch"]
+        t = a.detach()
+        if t.device.type != "cpu":
+            raise RlxError("argument #%d: a torch tensor on %s; rlx runs on "
+                           "the CPU" % (index, t.device))
+        code = _torch_dtypes(torch).get(t.dtype)
+        if code is None:
+            raise RlxError("argument #%d: unsupported dtype %s (rlx takes "
+                           "float32, float64, int32, int64)" % (index, t.dtype))
+        if not t.is_contiguous():
+            t = t.contiguous()  # the one copy: a strided view
+        return t, code, tuple(t.shape), t.data_ptr()
+    if not isinstance(a, np.ndarray):
+        dtype = want.dtype if want is not None else None
+        a = np.asarray(a, dtype=dtype)
+    # Native byte order, C order: no copy when already so (keeps 0-d arrays 0-d).
+    a = np.require(a, requirements="C")
+    if a.dtype not in _DTYPES:
+        raise RlxError("argument #%d: unsupported dtype %s (rlx takes "
+                       "float32, float64, int32, int64)" % (index, a.dtype))
+    return a, _DTYPES[a.dtype], a.shape, a.ctypes.data
+
+
+class Function:
+    """One function of a compiled Module: call it on arrays or tensors.
+
+    `name`, `mlir_type` (the MLIR function type), `arg_types` and
+    `result_types` (MlirType) describe it; help() shows its signature."""
+
+    def __init__(self, module, name, mlir_type):
+        self.module = module
+        self.__name__ = self.__qualname__ = self.name = name
+        self.mlir_type = mlir_type
+        parsed = _parse_function_type(mlir_type) if mlir_type else None
+        self.arg_types, self.result_types = parsed or (None, None)
+        if parsed:
+            params = [inspect.Parameter("arg%d" % i,
+                                        inspect.Parameter.POSITIONAL_ONLY,
+                                        annotation=t)
+                      for i, t in enumerate(self.arg_types)]
+            outs = self.result_types
+            ret = (outs[0] if len(outs) == 1 else
+                   MlirType("(" + ", ".join(outs) + ")"))
+            self.__signature__ = inspect.Signature(params, return_annotation=ret)
+        self.__doc__ = (
+            "The compiled MLIR function @%s : %s.\n\n"
+            "Takes numpy arrays or CPU torch tensors (passed without a copy "
+            "when C-contiguous; the dtype must match), returns numpy arrays "
+            "(torch tensors if an argument is one), a tuple for several "
+            "results." % (name, mlir_type or "?"))
+
+    def __call__(self, *args):
+        return self.module.call(self.name, *args)
+
+    def __get__(self, obj, objtype=None):
+        # A descriptor, so that help() documents it as a routine: name,
+        # signature, doc.
+        return self
+
+    def __repr__(self):
+        return "<rlx function @%s : %s>" % (self.name, self.mlir_type)
+
+
 class Module:
-    """A compiled module; its public functions are attributes (or m["name"])."""
+    """A compiled module; its public functions are attributes (or m["name"]),
+    Function objects whose help() shows the MLIR signature."""
 
     def __init__(self, handle, lib):
         self._handle = handle
         self._lib = lib
+        count = lib.rlxModuleNumFunctions(handle)
         self.functions = [lib.rlxModuleFunctionName(handle, i).decode()
-                          for i in range(lib.rlxModuleNumFunctions(handle))]
+                          for i in range(count)]
+        self._functions = {}
+        for i, name in enumerate(self.functions):
+            ty = lib.rlxModuleFunctionType(handle, i)
+            self._functions[name] = Function(self, name,
+                                             ty.decode() if ty else None)
 
     @property
     def memory_limit(self):
@@ -117,31 +311,41 @@ class Module:
             self._handle = None
 
     def __getattr__(self, name):
-        if name.startswith("_") or name not in self.__dict__.get("functions", []):
+        functions = self.__dict__.get("_functions", {})
+        if name.startswith("_") or name not in functions:
             raise AttributeError(name)
-        return lambda *args: self.call(name, *args)
+        return functions[name]
+
+    def __dir__(self):
+        return list(super().__dir__()) + list(self.__dict__.get("_functions", {}))
 
     def __getitem__(self, name):
-        return lambda *args: self.call(name, *args)
+        f = self._functions.get(name)
+        return f if f is not None else (lambda *args: self.call(name, *args))
 
     def call(self, name, *args):
         """Calls `name`; returns one array, or a tuple for several results."""
         lib = self._lib
-        arrays, tensors = [], (_Tensor * max(1, len(args)))()
+        f = self._functions.get(name)
+        want = f.arg_types if f is not None and f.arg_types else []
+        keep, tensors = [], (_Tensor * max(1, len(args)))()
+        as_torch = False
         for i, a in enumerate(args):
-            a = np.require(a, requirements="C")  # keeps 0-d arrays 0-d
-            if a.dtype not in _DTYPES:
-                raise RlxError("argument %d: unsupported dtype %s" % (i, a.dtype))
-            shape = (ctypes.c_int64 * max(1, a.ndim))(*a.shape)
-            arrays.append((a, shape))
-            tensors[i] = _Tensor(_DTYPES[a.dtype], a.ndim,
+            as_torch = as_torch or _is_torch_tensor(a)
+            obj, code, dims, ptr = _marshal(i, a, want[i] if i < len(want) else None)
+            shape = (ctypes.c_int64 * max(1, len(dims)))(*dims)
+            keep.append((obj, shape))
+            tensors[i] = _Tensor(code, len(dims),
                                  ctypes.cast(shape, ctypes.POINTER(ctypes.c_int64)),
-                                 a.ctypes.data_as(ctypes.c_void_p), None)
+                                 ptr, None)
+        if _call_hook is not None:
+            _call_hook([tensors[i].data for i in range(len(args))])
         out = ctypes.POINTER(_Tensor)()
         nout = ctypes.c_size_t(0)
         err = ctypes.c_void_p()
         rc = lib.rlxModuleCall(self._handle, name.encode(), tensors, len(args),
                                ctypes.byref(out), ctypes.byref(nout), ctypes.byref(err))
+        del keep
         if rc != 0:
             raise RlxError(_take_error(lib, err))
         try:
@@ -157,6 +361,9 @@ class Module:
                 results.append(array)
         finally:
             lib.rlxTensorsDestroy(out, nout.value)
+        if as_torch:
+            from_numpy = sys.modules["torch"].from_numpy
+            results = [from_numpy(r) for r in results]
         return results[0] if len(results) == 1 else tuple(results)
 
 
@@ -172,26 +379,59 @@ def get_num_threads():
     return _library().rlxGetNumThreads()
 
 
-def compile(source, options=None, num_threads=None, memory_limit=None):
-    """Compiles MLIR text (rlx ops and upstream dialects) to a Module.
+def _read_source(source):
+    """(bytes, name for diagnostics) of `source`: MLIR text, or a path."""
+    if isinstance(source, os.PathLike) or (
+            isinstance(source, str) and "\n" not in source and
+            (source.endswith(".mlir") or os.path.isfile(source))):
+        path = os.fspath(source)
+        with open(path, "rb") as f:
+            return f.read(), path
+    if isinstance(source, str):
+        return source.encode(), "<string>"
+    return bytes(source), "<string>"
 
-    `options` is the rlx-to-llvm pipeline option string, e.g.
-    "cumsum-matrix-max-length=64 scan-unroll-max-length=16".
+
+def compile(source, pipeline_options=None, num_threads=None, memory_limit=None,
+            *, options=None):
+    """Compiles MLIR (rlx ops and upstream dialects) to a Module.
+
+    `source` is the MLIR text (str or bytes) or a path to a .mlir file (an
+    os.PathLike, or a one-line str naming a file). Errors (RlxError) name
+    the file, line and column: `net.mlir:3:7: error: ...`, or
+    `<string>:3:7: ...` for text.
+    `pipeline_options` (alias: `options`) is the rlx-to-llvm pipeline option
+    string, e.g. "cumsum-matrix-max-length=64 scan-unroll-max-length=16".
     `num_threads`, when given, calls set_num_threads(num_threads).
     `memory_limit` caps the bytes one call may allocate (None: no cap); a
     call over it raises RlxError("rlx: cannot allocate N bytes ...").
+    Functions marked `rlx.grad` get their `<name>_grad` (docs/Autodiff.md).
     """
+    if options is not None:
+        if pipeline_options is not None and pipeline_options != options:
+            raise TypeError("compile(): give pipeline_options or its alias "
+                            "options, not both")
+        pipeline_options = options
+    data, name = _read_source(source)
     lib = _library()
     if num_threads is not None:
         set_num_threads(num_threads)
-    data = source.encode() if isinstance(source, str) else bytes(source)
     err = ctypes.c_void_p()
-    handle = lib.rlxModuleCompile(data, len(data),
-                                  options.encode() if options else None,
-                                  ctypes.byref(err))
+    handle = lib.rlxModuleCompileNamed(
+        data, len(data), name.encode(),
+        pipeline_options.encode() if pipeline_options else None,
+        ctypes.byref(err))
     if not handle:
         raise RlxError(_take_error(lib, err))
     module = Module(handle, lib)
     if memory_limit is not None:
         module.memory_limit = memory_limit
     return module
+
+
+def __getattr__(name):
+    # `rlx.torch` imports torch only when used.
+    if name == "torch":
+        import importlib
+        return importlib.import_module("rlx.torch")
+    raise AttributeError("module 'rlx' has no attribute %r" % name)
