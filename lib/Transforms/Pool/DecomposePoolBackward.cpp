@@ -21,6 +21,7 @@
 //===----------------------------------------------------------------------===//
 #include "Common/Builders.h"
 #include "Common/PatternGlue.h"
+#include "Pool/PoolUtils.h"
 
 #include "RlxAD/Dialect/Rlx/IR/RlxPoolOps.h"
 #include "mlir/Dialect/Arith/IR/Arith.h"
@@ -30,35 +31,6 @@
 
 using namespace mlir;
 using namespace mlir::rlx;
-
-namespace {
-/// Small index arithmetic on the builder of a generic body.
-struct IndexMath {
-  OpBuilder &b;
-  Location loc;
-
-  Value c(int64_t v) { return arith::ConstantIndexOp::create(b, loc, v); }
-  Value add(Value x, Value y) { return arith::AddIOp::create(b, loc, x, y); }
-  Value sub(Value x, Value y) { return arith::SubIOp::create(b, loc, x, y); }
-  Value mul(Value x, Value y) { return arith::MulIOp::create(b, loc, x, y); }
-  Value div(Value x, Value y) { return arith::DivUIOp::create(b, loc, x, y); }
-  Value cmp(arith::CmpIPredicate p, Value x, Value y) {
-    return arith::CmpIOp::create(b, loc, p, x, y);
-  }
-  Value lt(Value x, Value y) { return cmp(arith::CmpIPredicate::slt, x, y); }
-  Value ge(Value x, Value y) { return cmp(arith::CmpIPredicate::sge, x, y); }
-  Value both(Value x, Value y) { return arith::AndIOp::create(b, loc, x, y); }
-  Value either(Value x, Value y) { return arith::OrIOp::create(b, loc, x, y); }
-  Value select(Value cond, Value x, Value y) {
-    return arith::SelectOp::create(b, loc, cond, x, y);
-  }
-  /// 0 <= x < bound.
-  Value inRange(Value x, Value bound) {
-    return both(ge(x, c(0)), lt(x, bound));
-  }
-  Value index(int64_t dim) { return linalg::IndexOp::create(b, loc, dim); }
-};
-} // namespace
 
 /// dx[n,c,h,w] = sum of dy[n,c,ho,wo] over the windows (ho, wo) whose argmax
 /// is (h, w). The argmax of window (ho, wo) is the position (ho*sH - pH + kh,
@@ -76,8 +48,6 @@ decomposeMaxPool2dBackward(RewriterBase &rewriter, MaxPool2dBackwardOp op,
   MLIRContext *ctx = rewriter.getContext();
   Value x = op.getX(), dy = op.getDy();
   Type i64 = rewriter.getI64Type();
-  Value height = linalg::createOrFoldDimOp(rewriter, loc, x, 2);
-  Value width = linalg::createOrFoldDimOp(rewriter, loc, x, 3);
   Value outHeight = linalg::createOrFoldDimOp(rewriter, loc, dy, 2);
   Value outWidth = linalg::createOrFoldDimOp(rewriter, loc, dy, 3);
 
@@ -86,63 +56,9 @@ decomposeMaxPool2dBackward(RewriterBase &rewriter, MaxPool2dBackwardOp op,
   AffineMap windowMap = AffineMap::get(6, 0, {d4, d5}, ctx);
   AffineMap outerMap = AffineMap::get(6, 0, {d0, d1, d2, d3}, ctx);
 
-  // 1. (max, argmax) of every window, the argmax as kh*kW + kw (-1: none yet).
-  Value window =
-      tensor::EmptyOp::create(rewriter, loc, kernel, rewriter.getI1Type());
-  Value maxInit = filled(rewriter, loc, emptyLike(rewriter, loc, dy),
-                         -std::numeric_limits<double>::infinity());
-  Value argInit =
-      linalg::FillOp::create(
-          rewriter, loc,
-          ValueRange{arith::ConstantIntOp::create(rewriter, loc, i64, -1)},
-          ValueRange{emptyLike(rewriter, loc, dy, i64)})
-          .getResult(0);
-  // Loops (n, c, ho, wo, kh, kw); kh and kw reduce (no output uses them).
-  SmallVector<Value> argmax = buildGeneric(
-      rewriter, loc, {{window, windowMap}},
-      {{maxInit, outerMap}, {argInit, outerMap}},
-      [&](OpBuilder &b, Location l, ValueRange args) -> SmallVector<Value> {
-        IndexMath m{b, l};
-        Value acc = args[1], best = args[2];
-        Value kh = m.index(4), kw = m.index(5);
-        // (h, w) = window origin + (kh, kw) * dilation, in x's coordinates.
-        Value h = m.sub(m.add(m.mul(m.index(2), m.c(stride[0])),
-                              m.mul(kh, m.c(dilation[0]))),
-                        m.c(padding[0]));
-        Value w = m.sub(m.add(m.mul(m.index(3), m.c(stride[1])),
-                              m.mul(kw, m.c(dilation[1]))),
-                        m.c(padding[1]));
-        Value inBounds = m.both(m.inRange(h, height), m.inRange(w, width));
-        Value v = tensor::ExtractOp::create(
-            b, l, x,
-            ValueRange{m.index(0), m.index(1), m.select(inBounds, h, m.c(0)),
-                       m.select(inBounds, w, m.c(0))});
-        Value idx = arith::IndexCastOp::create(
-            b, l, i64, m.add(m.mul(kh, m.c(kernel[1])), kw));
-        // Order-independent form of PyTorch's sequential rule
-        // `if (v > max || isnan(v)) take`: NaN beats numbers and the later
-        // NaN wins; among equal numbers the earlier index wins.
-        auto fcmp = [&](arith::CmpFPredicate p, Value a, Value c) -> Value {
-          return arith::CmpFOp::create(b, l, p, a, c);
-        };
-        Value vNan = fcmp(arith::CmpFPredicate::UNO, v, v);
-        Value accNum = fcmp(arith::CmpFPredicate::ORD, acc, acc);
-        Value later =
-            arith::CmpIOp::create(b, l, arith::CmpIPredicate::sgt, idx, best);
-        Value earlier =
-            arith::CmpIOp::create(b, l, arith::CmpIPredicate::slt, idx, best);
-        Value nanWins = m.either(accNum, later);
-        Value numWins =
-            m.either(fcmp(arith::CmpFPredicate::OGT, v, acc),
-                     m.both(fcmp(arith::CmpFPredicate::OEQ, v, acc), earlier));
-        Value none =
-            arith::CmpIOp::create(b, l, arith::CmpIPredicate::slt, best,
-                                  arith::ConstantIntOp::create(b, l, i64, 0));
-        Value take =
-            m.both(inBounds, m.either(none, m.select(vNan, nanWins, numWins)));
-        return {m.select(take, v, acc), m.select(take, idx, best)};
-      });
-  Value best = argmax[1];
+  // 1. (max, argmax) of every window, the argmax as kh*kW + kw.
+  Value best = buildWindowArgmax(rewriter, loc, x, dy,
+                                 {kernel, stride, padding, dilation});
 
   // 2. dx: position (h, w) sits at (h + pH, w + pW) of the padded input; the
   // windows that may contain it are ho = (h + pH)/sH - (A-1) + a for a < A =

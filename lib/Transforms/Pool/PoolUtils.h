@@ -1,0 +1,58 @@
+//===- PoolUtils.h - shared mathematics of the pool family -----*- C++ -*-===//
+//
+// The window argmax of max pooling (PyTorch's selection rule), shared by the
+// decomposition of max_pool2d_backward and its second-order rule.
+//
+//===----------------------------------------------------------------------===//
+#ifndef RLX_LIB_TRANSFORMS_POOL_POOLUTILS_H
+#define RLX_LIB_TRANSFORMS_POOL_POOLUTILS_H
+
+#include "mlir/Dialect/Arith/IR/Arith.h"
+#include "mlir/Dialect/Linalg/IR/Linalg.h"
+#include "mlir/IR/Builders.h"
+
+namespace mlir::rlx {
+
+/// Small index arithmetic on the builder of a generic body.
+struct IndexMath {
+  OpBuilder &b;
+  Location loc;
+
+  Value c(int64_t v) { return arith::ConstantIndexOp::create(b, loc, v); }
+  Value add(Value x, Value y) { return arith::AddIOp::create(b, loc, x, y); }
+  Value sub(Value x, Value y) { return arith::SubIOp::create(b, loc, x, y); }
+  Value mul(Value x, Value y) { return arith::MulIOp::create(b, loc, x, y); }
+  Value div(Value x, Value y) { return arith::DivUIOp::create(b, loc, x, y); }
+  Value cmp(arith::CmpIPredicate p, Value x, Value y) {
+    return arith::CmpIOp::create(b, loc, p, x, y);
+  }
+  Value lt(Value x, Value y) { return cmp(arith::CmpIPredicate::slt, x, y); }
+  Value ge(Value x, Value y) { return cmp(arith::CmpIPredicate::sge, x, y); }
+  Value both(Value x, Value y) { return arith::AndIOp::create(b, loc, x, y); }
+  Value either(Value x, Value y) { return arith::OrIOp::create(b, loc, x, y); }
+  Value select(Value cond, Value x, Value y) {
+    return arith::SelectOp::create(b, loc, cond, x, y);
+  }
+  /// 0 <= x < bound.
+  Value inRange(Value x, Value bound) {
+    return both(ge(x, c(0)), lt(x, bound));
+  }
+  Value index(int64_t dim) { return linalg::IndexOp::create(b, loc, dim); }
+};
+
+/// The pooling geometry of max_pool2d and max_pool2d_backward.
+struct PoolGeometry {
+  ArrayRef<int64_t> kernel, stride, padding, dilation;
+};
+
+/// The argmax of every window of x (i64, shaped like `outLike`, the pooled
+/// output or dy): the flat window index kh*kW + kw of the first maximum in
+/// row-major order, where a NaN beats every number and the later NaN wins
+/// (PyTorch's CPU and CUDA rule), padded positions never win, -1 for a
+/// window with no position in x.
+Value buildWindowArgmax(OpBuilder &b, Location loc, Value x, Value outLike,
+                        const PoolGeometry &geometry);
+
+} // namespace mlir::rlx
+
+#endif // RLX_LIB_TRANSFORMS_POOL_POOLUTILS_H
