@@ -83,6 +83,13 @@ int rlxModuleCall(RlxModule *module, const char *function,
 /// array).
 void rlxTensorsDestroy(RlxTensor *tensors, size_t count);
 
+/// Releases one output tensor's buffer and shape (not the RlxTensor itself)
+/// and sets `data`, `shape` and `owner` to NULL, which rlxTensorsDestroy then
+/// skips. To keep one result's buffer longer than the others': copy its
+/// RlxTensor, set the original's `shape` and `owner` to NULL, destroy the
+/// array, and release the copy when done.
+void rlxTensorRelease(RlxTensor *tensor);
+
 void rlxStringDestroy(char *string);
 
 /// The number of threads of the parallel loops of compiled code (default:

@@ -144,6 +144,16 @@ extern "C" void rlxTensorsDestroy(RlxTensor *tensors, size_t count) {
   std::free(tensors);
 }
 
+extern "C" void rlxTensorRelease(RlxTensor *tensor) {
+  if (!tensor)
+    return;
+  std::free(tensor->shape);
+  delete static_cast<std::shared_ptr<void> *>(tensor->owner);
+  tensor->shape = nullptr;
+  tensor->owner = nullptr;
+  tensor->data = nullptr;
+}
+
 extern "C" void rlxStringDestroy(char *string) { std::free(string); }
 
 extern "C" void rlxSetNumThreads(int numThreads) {

@@ -20,8 +20,10 @@ Arguments: numpy arrays and CPU torch tensors are passed without a copy when
 they are C-contiguous; other layouts are copied into a contiguous buffer. An
 array or tensor whose dtype differs from the function's argument is an error
 (RlxError; rlx never converts f64 to f32 behind your back); Python numbers and
-lists are converted to the argument's dtype. Results are numpy arrays, or
-torch tensors when any argument is a torch tensor.
+lists are converted to the argument's dtype. Results are numpy arrays that
+own the runtime's result buffers (no copy; results that would share memory
+are copied), or torch tensors viewing them when any argument is a torch
+tensor.
 """
 import ctypes
 import inspect
@@ -112,6 +114,7 @@ def _library():
         ctypes.POINTER(ctypes.c_void_p)]
     lib.rlxModuleSetMemoryLimit.argtypes = [ctypes.c_void_p, ctypes.c_uint64]
     lib.rlxTensorsDestroy.argtypes = [ctypes.POINTER(_Tensor), ctypes.c_size_t]
+    lib.rlxTensorRelease.argtypes = [ctypes.POINTER(_Tensor)]
     lib.rlxStringDestroy.argtypes = [ctypes.c_void_p]
     lib.rlxSetNumThreads.argtypes = [ctypes.c_int]
     lib.rlxGetNumThreads.restype = ctypes.c_int
@@ -237,6 +240,22 @@ def _marshal(index, a, want):
     return a, _DTYPES[a.dtype], a.shape, a.ctypes.data
 
 
+class _Result:
+    """A result buffer of rlxModuleCall, the base of the numpy array that
+    views it; released (rlxTensorRelease) when the array is."""
+
+    def __init__(self, lib, tensor, shape, dtype):
+        self._lib = lib
+        self._tensor = _Tensor(tensor.dtype, tensor.rank, tensor.shape,
+                               tensor.data, tensor.owner)
+        self.__array_interface__ = {"data": (tensor.data, False),
+                                    "shape": shape, "typestr": dtype.str,
+                                    "version": 3}
+
+    def __del__(self):
+        self._lib.rlxTensorRelease(ctypes.byref(self._tensor))
+
+
 class Function:
     """One function of a compiled Module: call it on arrays or tensors.
 
@@ -324,7 +343,8 @@ class Module:
         return f if f is not None else (lambda *args: self.call(name, *args))
 
     def call(self, name, *args):
-        """Calls `name`; returns one array, or a tuple for several results."""
+        """Calls `name`; returns one array, or a tuple for several results
+        (arrays that own the runtime's buffers: no copy)."""
         lib = self._lib
         f = self._functions.get(name)
         want = f.arg_types if f is not None and f.arg_types else []
@@ -349,15 +369,25 @@ class Module:
         if rc != 0:
             raise RlxError(_take_error(lib, err))
         try:
-            results = []
+            results, spans = [], []
             for i in range(nout.value):
                 t = out[i]
                 shape = tuple(t.shape[d] for d in range(t.rank))
                 dtype = _NP_OF[t.dtype]
-                count = int(np.prod(shape)) if shape else 1
-                array = np.empty(shape, dtype=dtype)
-                if count:  # one copy, out of the runtime's buffer
-                    ctypes.memmove(array.ctypes.data, t.data, count * dtype.itemsize)
+                nbytes = (int(np.prod(shape)) if shape else 1) * dtype.itemsize
+                span = (t.data or 0, (t.data or 0) + nbytes)
+                if nbytes == 0 or any(span[0] < e and b < span[1] for b, e in spans):
+                    # Empty, or sharing memory with an earlier result: a copy,
+                    # so that results never alias each other.
+                    array = np.empty(shape, dtype=dtype)
+                    if nbytes:
+                        ctypes.memmove(array.ctypes.data, t.data, nbytes)
+                else:
+                    # No copy: the array owns the runtime's buffer.
+                    array = np.asarray(_Result(lib, t, shape, dtype))
+                    out[i].shape = None
+                    out[i].owner = None
+                    spans.append(span)
                 results.append(array)
         finally:
             lib.rlxTensorsDestroy(out, nout.value)

@@ -49,7 +49,17 @@ int main(void) {
   printf("outputs: %zu rank %lld shape %lldx%lld max error %.3g\n", nOut,
          (long long)out[0].rank, (long long)out[0].shape[0],
          (long long)out[0].shape[1], worst);
+  /* One result kept past the array: copy it out, destroy the array, release
+   * the copy. */
+  RlxTensor kept = out[0];
+  out[0].shape = NULL;
+  out[0].owner = NULL;
   rlxTensorsDestroy(out, nOut);
+  double first = ((double *)kept.data)[0];
+  rlxTensorRelease(&kept);
+  printf("kept: %s released: %d\n",
+         first == (1 - tanh(x[0]) * tanh(x[0])) * dy[0] ? "same" : "wrong",
+         kept.data == NULL && kept.shape == NULL && kept.owner == NULL);
   if (worst > 1e-12)
     return 1;
 

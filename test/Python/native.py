@@ -117,3 +117,41 @@ for source in (inputs + "/bad.mlir", open(inputs + "/bad.mlir").read(),
 # CHECK: located: {{.*}}Runtime/Inputs/bad.mlir:2:8: error: 'rlx.relu' op expects dim 0 of 'operand #0' (4) to equal dim 0 of 'result #0' (5)
 # CHECK: located: <string>:2:8: error: 'rlx.relu' op expects dim 0 of 'operand #0' (4) to equal dim 0 of 'result #0' (5)
 # CHECK: located: <string>:2:10: error: use of undeclared SSA value name
+
+# --- results: numpy arrays that own the runtime's buffers (no copy) ----------
+edge = rlx.compile("""
+func.func @twice(%x: tensor<?xf32>) -> (tensor<?xf32>, tensor<?xf32>, tensor<?xf32>) {
+  %y = rlx.relu %x : tensor<?xf32> -> tensor<?xf32>
+  return %y, %y, %x : tensor<?xf32>, tensor<?xf32>, tensor<?xf32>
+}""")
+v = np.array([-1.0, 2.0, -3.0], np.float32)
+a, b, c = edge.twice(v)
+print("owned:", type(a.base).__name__, a.flags.writeable,
+      "aliases:", np.shares_memory(a, b), np.shares_memory(c, v))
+# CHECK: owned: _Result True aliases: False False
+a[0] = 7.0
+print("independent:", a.tolist(), b.tolist(), c.tolist())
+# CHECK: independent: [7.0, 2.0, 0.0] [0.0, 2.0, 0.0] [-1.0, 2.0, -3.0]
+del edge  # results outlive their module
+print("after the module:", (a + b).tolist())
+# CHECK: after the module: [7.0, 4.0, 0.0]
+
+
+def rss_mb():
+    with open("/proc/self/statm") as f:
+        return int(f.read().split()[1]) * 4096 // 2 ** 20
+
+
+big = np.ones(1 << 20, np.float32)  # 4 MiB results
+relu = rlx.compile("""
+func.func @f(%x: tensor<?xf32>) -> tensor<?xf32> {
+  %y = rlx.relu %x : tensor<?xf32> -> tensor<?xf32>
+  return %y : tensor<?xf32>
+}""")
+kept = [relu.f(big) for _ in range(5)]
+before = rss_mb()
+for _ in range(200):
+    relu.f(big)
+    torch.from_numpy(relu.f(big)).sum()
+print("released: %s" % (rss_mb() - before < 64), "kept:", [float(k[-1]) for k in kept])
+# CHECK: released: True kept: [1.0, 1.0, 1.0, 1.0, 1.0]
