@@ -46,13 +46,17 @@ export UBSAN_OPTIONS="print_stacktrace=1:halt_on_error=1"
 
 echo "sanitize: tests done after ${SECONDS}s"
 
+# -timeout (per input) is generous: a valid module takes seconds under ASan
+# on a loaded machine; a hang still fails the job. libFuzzer's timeout
+# handler can deadlock while it symbolizes, so `timeout` bounds each run.
+fuzz() {
+  timeout -k 10 $((seconds + 900)) env LD_PRELOAD="$asan_runtime" "$@" \
+    -max_total_time="$seconds" -timeout=300 -rss_limit_mb=4096 \
+    -print_final_stats=1 -artifact_prefix="$build/fuzz/"
+}
 corpus="$build/fuzz/compile-corpus"
 mkdir -p "$corpus" "$build/fuzz/run-corpus"
 /usr/bin/python3 "$root/scripts/fuzz-corpus.py" "$corpus"
-LD_PRELOAD="$asan_runtime" "$build/bin/rlx-fuzz-compile" -max_total_time="$seconds" -max_len=8192 \
-  -timeout=30 -rss_limit_mb=4096 -print_final_stats=1 \
-  -artifact_prefix="$build/fuzz/" "$corpus"
-LD_PRELOAD="$asan_runtime" "$build/bin/rlx-fuzz-run" -max_total_time="$seconds" -max_len=512 \
-  -timeout=30 -rss_limit_mb=4096 -print_final_stats=1 \
-  -artifact_prefix="$build/fuzz/" "$build/fuzz/run-corpus"
+fuzz "$build/bin/rlx-fuzz-compile" -max_len=8192 "$corpus"
+fuzz "$build/bin/rlx-fuzz-run" -max_len=512 "$build/fuzz/run-corpus"
 echo "sanitize: fuzzing done after ${SECONDS}s"
