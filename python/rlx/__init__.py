@@ -262,8 +262,8 @@ class Function:
     `name`, `mlir_type` (the MLIR function type), `arg_types` and
     `result_types` (MlirType) describe it; help() shows its signature."""
 
-    def __init__(self, module, name, mlir_type):
-        self.module = module
+    def __init__(self, owner, name, mlir_type):
+        self._owner = owner
         self.__name__ = self.__qualname__ = self.name = name
         self.mlir_type = mlir_type
         parsed = _parse_function_type(mlir_type) if mlir_type else None
@@ -285,7 +285,7 @@ class Function:
             "results." % (name, mlir_type or "?"))
 
     def __call__(self, *args):
-        return self.module.call(self.name, *args)
+        return _call(self._owner, self.name, self.arg_types, args)
 
     def __get__(self, obj, objtype=None):
         # A descriptor, so that help() documents it as a routine: name,
@@ -301,6 +301,10 @@ class Module:
     Function objects whose help() shows the MLIR signature."""
 
     def __init__(self, handle, lib):
+        # The functions hold the _Handle, not the Module: no reference cycle,
+        # so that `del module` frees the JIT code at once (unless a function
+        # of it is still referenced).
+        self._owner = _Handle(handle, lib)
         self._handle = handle
         self._lib = lib
         count = lib.rlxModuleNumFunctions(handle)
@@ -309,7 +313,7 @@ class Module:
         self._functions = {}
         for i, name in enumerate(self.functions):
             ty = lib.rlxModuleFunctionType(handle, i)
-            self._functions[name] = Function(self, name,
+            self._functions[name] = Function(self._owner, name,
                                              ty.decode() if ty else None)
 
     @property
@@ -323,11 +327,6 @@ class Module:
             raise ValueError("memory_limit must be positive or None")
         self._lib.rlxModuleSetMemoryLimit(self._handle, int(limit or 0))
         self.__dict__["_memory_limit"] = None if limit is None else int(limit)
-
-    def __del__(self):
-        if getattr(self, "_handle", None):
-            self._lib.rlxModuleDestroy(self._handle)
-            self._handle = None
 
     def __getattr__(self, name):
         functions = self.__dict__.get("_functions", {})
@@ -345,56 +344,75 @@ class Module:
     def call(self, name, *args):
         """Calls `name`; returns one array, or a tuple for several results
         (arrays that own the runtime's buffers: no copy)."""
-        lib = self._lib
         f = self._functions.get(name)
-        want = f.arg_types if f is not None and f.arg_types else []
-        keep, tensors = [], (_Tensor * max(1, len(args)))()
-        as_torch = False
-        for i, a in enumerate(args):
-            as_torch = as_torch or _is_torch_tensor(a)
-            obj, code, dims, ptr = _marshal(i, a, want[i] if i < len(want) else None)
-            shape = (ctypes.c_int64 * max(1, len(dims)))(*dims)
-            keep.append((obj, shape))
-            tensors[i] = _Tensor(code, len(dims),
-                                 ctypes.cast(shape, ctypes.POINTER(ctypes.c_int64)),
-                                 ptr, None)
-        if _call_hook is not None:
-            _call_hook([tensors[i].data for i in range(len(args))])
-        out = ctypes.POINTER(_Tensor)()
-        nout = ctypes.c_size_t(0)
-        err = ctypes.c_void_p()
-        rc = lib.rlxModuleCall(self._handle, name.encode(), tensors, len(args),
-                               ctypes.byref(out), ctypes.byref(nout), ctypes.byref(err))
-        del keep
-        if rc != 0:
-            raise RlxError(_take_error(lib, err))
-        try:
-            results, spans = [], []
-            for i in range(nout.value):
-                t = out[i]
-                shape = tuple(t.shape[d] for d in range(t.rank))
-                dtype = _NP_OF[t.dtype]
-                nbytes = (int(np.prod(shape)) if shape else 1) * dtype.itemsize
-                span = (t.data or 0, (t.data or 0) + nbytes)
-                if nbytes == 0 or any(span[0] < e and b < span[1] for b, e in spans):
-                    # Empty, or sharing memory with an earlier result: a copy,
-                    # so that results never alias each other.
-                    array = np.empty(shape, dtype=dtype)
-                    if nbytes:
-                        ctypes.memmove(array.ctypes.data, t.data, nbytes)
-                else:
-                    # No copy: the array owns the runtime's buffer.
-                    array = np.asarray(_Result(lib, t, shape, dtype))
-                    out[i].shape = None
-                    out[i].owner = None
-                    spans.append(span)
-                results.append(array)
-        finally:
-            lib.rlxTensorsDestroy(out, nout.value)
-        if as_torch:
-            from_numpy = sys.modules["torch"].from_numpy
-            results = [from_numpy(r) for r in results]
-        return results[0] if len(results) == 1 else tuple(results)
+        return _call(self._owner, name, f.arg_types if f is not None else None,
+                     args)
+
+
+class _Handle:
+    """Owns an RlxModule: destroyed with the last Module or Function using it."""
+
+    def __init__(self, handle, lib):
+        self.handle = handle
+        self.lib = lib
+
+    def __del__(self):
+        if self.handle:
+            self.lib.rlxModuleDestroy(self.handle)
+            self.handle = None
+
+
+def _call(owner, name, arg_types, args):
+    """Calls function `name` of the module `owner` (a _Handle)."""
+    lib = owner.lib
+    want = arg_types or []
+    keep, tensors = [], (_Tensor * max(1, len(args)))()
+    as_torch = False
+    for i, a in enumerate(args):
+        as_torch = as_torch or _is_torch_tensor(a)
+        obj, code, dims, ptr = _marshal(i, a, want[i] if i < len(want) else None)
+        shape = (ctypes.c_int64 * max(1, len(dims)))(*dims)
+        keep.append((obj, shape))
+        tensors[i] = _Tensor(code, len(dims),
+                             ctypes.cast(shape, ctypes.POINTER(ctypes.c_int64)),
+                             ptr, None)
+    if _call_hook is not None:
+        _call_hook([tensors[i].data for i in range(len(args))])
+    out = ctypes.POINTER(_Tensor)()
+    nout = ctypes.c_size_t(0)
+    err = ctypes.c_void_p()
+    rc = lib.rlxModuleCall(owner.handle, name.encode(), tensors, len(args),
+                           ctypes.byref(out), ctypes.byref(nout), ctypes.byref(err))
+    del keep
+    if rc != 0:
+        raise RlxError(_take_error(lib, err))
+    try:
+        results, spans = [], []
+        for i in range(nout.value):
+            t = out[i]
+            shape = tuple(t.shape[d] for d in range(t.rank))
+            dtype = _NP_OF[t.dtype]
+            nbytes = (int(np.prod(shape)) if shape else 1) * dtype.itemsize
+            span = (t.data or 0, (t.data or 0) + nbytes)
+            if nbytes == 0 or any(span[0] < e and b < span[1] for b, e in spans):
+                # Empty, or sharing memory with an earlier result: a copy,
+                # so that results never alias each other.
+                array = np.empty(shape, dtype=dtype)
+                if nbytes:
+                    ctypes.memmove(array.ctypes.data, t.data, nbytes)
+            else:
+                # No copy: the array owns the runtime's buffer.
+                array = np.asarray(_Result(lib, t, shape, dtype))
+                out[i].shape = None
+                out[i].owner = None
+                spans.append(span)
+            results.append(array)
+    finally:
+        lib.rlxTensorsDestroy(out, nout.value)
+    if as_torch:
+        from_numpy = sys.modules["torch"].from_numpy
+        results = [from_numpy(r) for r in results]
+    return results[0] if len(results) == 1 else tuple(results)
 
 
 def set_num_threads(n):

@@ -155,3 +155,19 @@ for _ in range(200):
     torch.from_numpy(relu.f(big)).sum()
 print("released: %s" % (rss_mb() - before < 64), "kept:", [float(k[-1]) for k in kept])
 # CHECK: released: True kept: [1.0, 1.0, 1.0, 1.0, 1.0]
+
+# A module is freed as soon as nothing refers to it or to one of its
+# functions (no reference cycle waits for the garbage collector).
+import gc
+import weakref
+
+gc.disable()
+relu_f = relu.f
+handle = weakref.ref(relu._owner)
+del relu
+print("alive with a function:", handle() is not None, relu_f(np.array([-1.0, 1.0], np.float32)).tolist())
+# CHECK: alive with a function: True [0.0, 1.0]
+del relu_f
+print("freed at once:", handle() is None)
+# CHECK: freed at once: True
+gc.enable()
