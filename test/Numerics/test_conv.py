@@ -11,6 +11,11 @@ import torch.nn.functional as F
 import rlxtest as rt
 
 # (name, N, Ci, Co, (H, W), (kH, kW), stride, padding, dilation, groups, dyn)
+# dyn: False (static), True (dynamic batch), or which dims are dynamic:
+# "channels", "spatial" (H, W and the kernel), "all". A result dim is left
+# static only where it cannot follow from the operands: the spatial dims of
+# dx and the kernel dims of dw along an axis with stride (or, for dw,
+# dilation) > 1.
 CASES = [
     ("basic", 2, 3, 4, (8, 8), (3, 3), (1, 1), (1, 1), (1, 1), 1, False),
     ("stride2_pad1", 2, 3, 5, (8, 7), (3, 3), (2, 2), (1, 1), (1, 1), 1, False),
@@ -28,6 +33,29 @@ CASES = [
     ("stride_gt_kernel", 2, 2, 2, (8, 9), (2, 2), (3, 3), (0, 1), (1, 1), 1, False),
     ("dynamic_batch", 3, 4, 6, (8, 7), (3, 3), (2, 2), (1, 1), (1, 1), 2, True),
     ("dynamic_batch_dw", 2, 3, 3, (5, 6), (3, 2), (1, 2), (1, 0), (1, 1), 3, True),
+    # Dynamic channel, spatial and kernel dims (peer parity: torch-mlir's
+    # dynamic-shape convolution tests).
+    ("dyn_all_basic", 2, 3, 4, (8, 8), (3, 3), (1, 1), (1, 1), (1, 1), 1, "all"),
+    ("dyn_all_stride2_groups", 2, 4, 6, (8, 7), (3, 3), (2, 2), (1, 1), (1, 1),
+     2, "all"),
+    ("dyn_all_stride2_h7", 1, 2, 3, (7, 8), (3, 3), (2, 2), (1, 1), (1, 1), 1,
+     "all"),
+    ("dyn_all_dilation2", 2, 2, 3, (9, 9), (3, 3), (1, 1), (2, 2), (2, 2), 1,
+     "all"),
+    ("dyn_all_pad_gt_span", 2, 2, 3, (5, 6), (2, 2), (2, 1), (2, 3), (1, 2), 1,
+     "all"),
+    ("dyn_all_stride_gt_kernel", 2, 2, 2, (8, 9), (2, 2), (3, 3), (0, 1),
+     (1, 1), 1, "all"),
+    ("dyn_all_kernel1x1", 2, 5, 3, (6, 6), (1, 1), (1, 1), (0, 0), (1, 1), 1,
+     "all"),
+    ("dyn_channels_depthwise", 2, 4, 4, (7, 7), (3, 3), (2, 2), (1, 1), (1, 1),
+     4, "channels"),
+    ("dyn_channels_x2", 3, 3, 6, (6, 5), (2, 3), (1, 1), (0, 1), (1, 1), 3,
+     "channels"),
+    ("dyn_spatial_combo", 2, 4, 6, (7, 5), (3, 2), (2, 1), (1, 2), (2, 1), 2,
+     "spatial"),
+    ("dyn_spatial_s1", 2, 3, 2, (6, 7), (2, 3), (1, 1), (1, 0), (1, 1), 1,
+     "spatial"),
 ]
 
 # Tiny f64 cases for finite differences (every element perturbed).
@@ -68,14 +96,33 @@ def attrs(case):
             % (s + p + d + (g,)))
 
 
+def dynamic_dims(case):
+    """The dims of x, w, y that are dynamic as operands."""
+    dyn = case[10]
+    if dyn is True:
+        return {0}, set(), {0}
+    return {False: (set(), set(), set()),
+            "channels": ({1}, {0, 1}, {1}),
+            "spatial": ({2, 3}, {2, 3}, {2, 3}),
+            "all": ({0, 1, 2, 3}, {0, 1, 2, 3}, {0, 1, 2, 3})}[dyn]
+
+
+def typed(shape, dyn, dtype):
+    return rt.mlir_type(tuple(None if i in dyn else n
+                              for i, n in enumerate(shape)), dtype)
+
+
 def functions(case, dtype):
     """MLIR text of fwd/bwi/bww functions for one case and dtype."""
-    name, dyn = case[0], case[10]
+    name, s, d = case[0], case[6], case[8]
     xs, ws, ys = shapes(case)
-    batch = (None,) if dyn else ()
-    tx = rt.mlir_type((batch or xs[:1]) + xs[1:], dtype)
-    tw = rt.mlir_type(ws, dtype)
-    ty = rt.mlir_type((batch or ys[:1]) + ys[1:], dtype)
+    dx, dw, dyd = dynamic_dims(case)
+    tx, tw, ty = typed(xs, dx, dtype), typed(ws, dw, dtype), typed(ys, dyd, dtype)
+    # Results: dx's H/W and dw's kernel stay static where they cannot follow
+    # from the operands (stride > 1; for dw also dilation > 1).
+    trx = typed(xs, dx - {2 + i for i in range(2) if s[i] != 1}, dtype)
+    trw = typed(ws, dw - {2 + i for i in range(2) if s[i] != 1 or d[i] != 1},
+                dtype)
     sfx = "%s_%s" % (name, np.dtype(dtype).name)
     a = attrs(case)
     return """
@@ -83,15 +130,15 @@ def functions(case, dtype):
     %y = rlx.conv2d %x, %w {a} : {tx}, {tw} -> {ty}
     return %y : {ty}
   }}
-  func.func @bwi_{s}(%dy: {ty}, %w: {tw}) -> {tx} {{
-    %dx = rlx.conv2d_backward_input %dy, %w {a} : {ty}, {tw} -> {tx}
-    return %dx : {tx}
+  func.func @bwi_{s}(%dy: {ty}, %w: {tw}) -> {trx} {{
+    %dx = rlx.conv2d_backward_input %dy, %w {a} : {ty}, {tw} -> {trx}
+    return %dx : {trx}
   }}
-  func.func @bww_{s}(%x: {tx}, %dy: {ty}) -> {tw} {{
-    %dw = rlx.conv2d_backward_weight %x, %dy {a} : {tx}, {ty} -> {tw}
-    return %dw : {tw}
+  func.func @bww_{s}(%x: {tx}, %dy: {ty}) -> {trw} {{
+    %dw = rlx.conv2d_backward_weight %x, %dy {a} : {tx}, {ty} -> {trw}
+    return %dw : {trw}
   }}
-""".format(s=sfx, tx=tx, tw=tw, ty=ty, a=a)
+""".format(s=sfx, tx=tx, tw=tw, ty=ty, trx=trx, trw=trw, a=a)
 
 
 def torch_reference(case, x, w, dy):
@@ -113,9 +160,11 @@ def run(module, case, dtype, rng, fd=False):
     y = module["fwd_" + sfx](x, w)
     dx = module["bwi_" + sfx](dy, w)
     dw = module["bww_" + sfx](x, dy)
-    rt.check("rlx.conv2d", y, y_ref, label=sfx)
-    rt.check("rlx.conv2d_backward_input", dx, dx_ref, label=sfx)
-    rt.check("rlx.conv2d_backward_weight", dw, dw_ref, label=sfx)
+    # Cases with dynamic channel/spatial dims are reported on their own.
+    tag = " (dynamic C/H/W)" if case[10] not in (False, True) else ""
+    rt.check("rlx.conv2d" + tag, y, y_ref, label=sfx)
+    rt.check("rlx.conv2d_backward_input" + tag, dx, dx_ref, label=sfx)
+    rt.check("rlx.conv2d_backward_weight" + tag, dw, dw_ref, label=sfx)
     if fd:
         fwd = module["fwd_" + sfx]
         rt.check_fd("rlx.conv2d_backward_input", fwd, [x, w], 0, dy, dx,
@@ -154,7 +203,8 @@ def main():
 # Shapes of torch-mlir's conv1d e2e tests (Conv1dModule, ..._WithValidPadding,
 # ..._Group, ..._DepthwiseWithPaddingDilationStride, ..._WithSamePadding,
 # ..._NoPadding at 1x768x768, kernel 1), then stride/dilation/odd sizes.
-# (name, N, Ci, Co, L, K, stride, padding, dilation, groups, dynamic batch)
+# (name, N, Ci, Co, L, K, stride, padding, dilation, groups, dynamic: False,
+#  True (batch) or "all")
 # ---------------------------------------------------------------------------
 CONV1D_CASES = [
     ("tm_conv1d", 2, 2, 8, 6, 3, 1, 0, 1, 1, True),
@@ -165,6 +215,10 @@ CONV1D_CASES = [
     ("stride2_dil2_pad2", 3, 3, 6, 13, 3, 2, 2, 2, 3, True),
     ("stride3_odd", 2, 5, 7, 17, 4, 3, 1, 1, 1, False),
     ("dil3_groups2", 2, 6, 4, 19, 3, 1, 3, 3, 2, True),
+    # Every dim dynamic (channels, length, kernel).
+    ("dyn_all_same_padding", 5, 2, 10, 10, 3, 1, 1, 1, 1, "all"),
+    ("dyn_all_group_pad2", 2, 4, 8, 9, 3, 1, 2, 1, 2, "all"),
+    ("dyn_all_depthwise_k1", 3, 4, 4, 7, 1, 1, 0, 1, 4, "all"),
 ]
 
 
@@ -172,21 +226,30 @@ def conv1d_functions(case, dtype):
     name, n, ci, co, L, k, s, p, d, g, dyn = case
     lo = (L + 2 * p - d * (k - 1) - 1) // s + 1
     b = None if dyn else n
+    lo_size = lo
+    if dyn == "all":   # every dim of x, w and dy (stride and dilation 1)
+        ci = co = L = k = lo = None
+    cig = None if ci is None else ci // g
     t = lambda shape: rt.mlir_type(shape, dtype)
-    x3, w3, y3 = t((b, ci, L)), t((co, ci // g, k)), t((b, co, lo))
-    x4, w4, y4 = t((b, ci, 1, L)), t((co, ci // g, 1, k)), t((b, co, 1, lo))
+    x3, w3, y3 = t((b, ci, L)), t((co, cig, k)), t((b, co, lo))
+    x4, w4, y4 = t((b, ci, 1, L)), t((co, cig, 1, k)), t((b, co, 1, lo))
     a = ("{stride = array<i64: 1, %d>, padding = array<i64: 0, %d>, "
          "dilation = array<i64: 1, %d>, groups = %d : i64}" % (s, p, d, g))
     e = "[[0], [1], [2, 3]]"   # [N, C, L] <-> [N, C, 1, L]
     sfx = "%s_%s" % (name, np.dtype(dtype).name)
     shapes = lambda shape: "[%s]" % ", ".join(
         "%" + v if isinstance(v, str) else str(v) for v in shape)
-    dim_b = "" if not dyn else "  %c0 = arith.constant 0 : index\n"
+    dim_b = "" if not dyn else "".join(
+        "  %%c%d = arith.constant %d : index\n" % (i, i) for i in range(3))
     def expand(val, src, dst, shape, out):
+        # A dynamic dim j of the 4-D view is dim j (j < 2) or j - 1 of val.
         nb = ""
-        if dyn and shape[0] is None:
-            nb = "  %%%s_n = tensor.dim %%%s, %%c0 : %s\n" % (out, val, src)
-            shape = (out + "_n",) + shape[1:]
+        shape = list(shape)
+        for j, size in enumerate(shape):
+            if size is None:
+                nb += "  %%%s_%d = tensor.dim %%%s, %%c%d : %s\n" % (
+                    out, j, val, j if j < 2 else j - 1, src)
+                shape[j] = "%s_%d" % (out, j)
         return nb + ("  %%%s = tensor.expand_shape %%%s %s output_shape %s"
                      " : %s into %s\n" % (out, val, e, shapes(shape), src, dst))
     return (
@@ -206,8 +269,8 @@ def conv1d_functions(case, dtype):
             s=sfx, x3=x3, w3=w3, y3=y3, x4=x4, w4=w4, y4=y4, a=a, e=e, d=dim_b,
             bt=t((co,)),
             ex=expand("x", x3, x4, (b, ci, 1, L), "x4"),
-            ew=expand("w", w3, w4, (co, ci // g, 1, k), "w4"),
-            edy=expand("dy", y3, y4, (b, co, 1, lo), "dy4")), lo
+            ew=expand("w", w3, w4, (co, cig, 1, k), "w4"),
+            edy=expand("dy", y3, y4, (b, co, 1, lo), "dy4")), lo_size
 
 
 def conv1d_main():

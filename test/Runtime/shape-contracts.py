@@ -24,9 +24,9 @@ FREE = {("rlx.gather", 0, 0), ("rlx.layer_norm_backward_beta", 0, 0),
         ("rlx.softmax_cross_entropy", 0, 1), ("rlx.scan", 1, 1),
         ("rlx.scan_backward", 3, 1)}
 
-# The conv rewrites need every dim but the batch static (and so the weight).
-CONV = {0: [0], 1: []}
-CONV_WEIGHT = {0: [0], 1: [0]}
+# Every dim of the conv operands may be dynamic (channels, spatial, kernel).
+CONV = {}
+CONV_WEIGHT = {}
 
 # (op and attributes with operands %a0.., operand (dtype, shape)s, result
 # (dtype, shape)s). Sliding-window geometries are chosen so that one more row
@@ -144,8 +144,8 @@ def tensor_type(dtype, shape, dynamic_dims):
 
 
 def dynamic_dims(case, k):
-    """The dims of operand k that may be dynamic (the lowering of conv needs
-    all but the batch static)."""
+    """The dims of operand k that may be dynamic (all, unless the case
+    limits them)."""
     limits = case[3] if len(case) > 3 else {}
     return limits.get(k, range(len(case[1][k][1])))
 

@@ -184,3 +184,46 @@ func.func @backward_bias(%dy: tensor<?x?x?x?xf32>) -> tensor<?xf32> {
   %db = rlx.conv2d_backward_bias %dy : tensor<?x?x?x?xf32> -> tensor<?xf32>
   return %db : tensor<?xf32>
 }
+
+// -----
+
+// Any operand dim dynamic, input gradient: one generic over
+// (n, g, c, h, v, o, a, b) on the group-split w, reading dy at
+// i = (h + p - a*d) / s when exact and in [0, Ho) (clamped reads, 0
+// otherwise). dx's W (stride 1) is Wo + d(kW - 1) - 2p from tensor.dim; its
+// H is static (stride 2).
+// CHECK-DAG: #[[WMAP:.+]] = affine_map<(d0, d1, d2, d3, d4, d5, d6, d7) -> (d1, d5, d2, d6, d7)>
+// CHECK-DAG: #[[DXMAP:.+]] = affine_map<(d0, d1, d2, d3, d4, d5, d6, d7) -> (d0, d1, d2, d3, d4)>
+// CHECK-LABEL: func.func @input_dynamic
+// CHECK-SAME: (%[[DY:.+]]: tensor<?x?x?x?xf32>, %[[W:.+]]: tensor<?x?x?x?xf32>)
+// CHECK: %[[WG:.+]] = tensor.expand_shape %[[W]] {{\[\[}}0, 1], [2], [3], [4]] {{.*}} into tensor<3x?x?x?x?xf32>
+// CHECK: %[[DX:.+]] = linalg.generic {indexing_maps = [#[[WMAP]], #[[DXMAP]]], iterator_types = ["parallel", "parallel", "parallel", "parallel", "parallel", "reduction", "reduction", "reduction"]} ins(%[[WG]] : tensor<3x?x?x?x?xf32>) outs(%{{.+}} : tensor<?x3x?x9x?xf32>)
+// CHECK: arith.remsi
+// CHECK: tensor.extract %[[DY]]
+// CHECK: arith.select
+// CHECK: tensor.collapse_shape %[[DX]] {{\[\[}}0], [1, 2], [3], [4]] : tensor<?x3x?x9x?xf32> into tensor<?x?x9x?xf32>
+func.func @input_dynamic(%dy: tensor<?x?x?x?xf32>, %w: tensor<?x?x?x?xf32>) -> tensor<?x?x9x?xf32> {
+  %dx = rlx.conv2d_backward_input %dy, %w {stride = array<i64: 2, 1>, padding = array<i64: 1, 0>, dilation = array<i64: 1, 2>, groups = 3 : i64} : tensor<?x?x?x?xf32>, tensor<?x?x?x?xf32> -> tensor<?x?x9x?xf32>
+  return %dx : tensor<?x?x9x?xf32>
+}
+
+// -----
+
+// Any operand dim dynamic, weight gradient: one contraction over
+// (g, o, c, a, b, n, i, j) on the group-split views of pad(x) and dy (the
+// implicit GEMM without a transpose); the dynamic kernel dims (stride and
+// dilation 1) are Hp - Ho + 1.
+// CHECK-DAG: #[[XMAP:.+]] = affine_map<(d0, d1, d2, d3, d4, d5, d6, d7) -> (d5, d0, d2, d3 + d6, d4 + d7)>
+// CHECK-DAG: #[[DYMAP:.+]] = affine_map<(d0, d1, d2, d3, d4, d5, d6, d7) -> (d5, d0, d1, d6, d7)>
+// CHECK-DAG: #[[DWMAP:.+]] = affine_map<(d0, d1, d2, d3, d4, d5, d6, d7) -> (d0, d1, d2, d3, d4)>
+// CHECK-LABEL: func.func @weight_dynamic
+// CHECK-SAME: (%[[X:.+]]: tensor<?x?x?x?xf64>, %[[DY:.+]]: tensor<?x?x?x?xf64>)
+// CHECK: %[[XP:.+]] = tensor.pad %[[X]] low[0, 0, 1, 1] high[0, 0, 1, 1]
+// CHECK: %[[XG:.+]] = tensor.expand_shape %[[XP]] {{.*}} into tensor<?x2x?x?x?xf64>
+// CHECK: %[[DYG:.+]] = tensor.expand_shape %[[DY]] {{.*}} into tensor<?x2x?x?x?xf64>
+// CHECK: %[[DW:.+]] = linalg.generic {indexing_maps = [#[[XMAP]], #[[DYMAP]], #[[DWMAP]]], iterator_types = ["parallel", "parallel", "parallel", "parallel", "parallel", "reduction", "reduction", "reduction"]} ins(%[[XG]], %[[DYG]] :
+// CHECK: tensor.collapse_shape %[[DW]] {{\[\[}}0, 1], [2], [3], [4]] : tensor<2x?x?x?x?xf64> into tensor<?x?x?x?xf64>
+func.func @weight_dynamic(%x: tensor<?x?x?x?xf64>, %dy: tensor<?x?x?x?xf64>) -> tensor<?x?x?x?xf64> {
+  %dw = rlx.conv2d_backward_weight %x, %dy {padding = array<i64: 1, 1>, groups = 2 : i64} : tensor<?x?x?x?xf64>, tensor<?x?x?x?xf64> -> tensor<?x?x?x?xf64>
+  return %dw : tensor<?x?x?x?xf64>
+}

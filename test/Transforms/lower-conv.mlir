@@ -34,3 +34,24 @@ func.func @conv_groups(%x: tensor<2x4x6x6xf64>, %w: tensor<6x2x3x3xf64>) -> tens
   %y = rlx.conv2d %x, %w {groups = 2 : i64} : tensor<2x4x6x6xf64>, tensor<6x2x3x3xf64> -> tensor<2x6x4x4xf64>
   return %y : tensor<2x6x4x4xf64>
 }
+
+// -----
+
+// Any dim dynamic (channels, spatial, kernel): pad, the group-split views
+// [N, G, Cig, Hp, Wp] and [G, Cog, Cig, kH, kW] (Cig, Cog read with
+// tensor.dim), and one contraction over (n, g, f, i, j, c, a, b) whose maps
+// carry the stride and dilation; Ho and Wo from tensor.dim.
+// CHECK-DAG: #[[FMAP:.+]] = affine_map<(d0, d1, d2, d3, d4, d5, d6, d7) -> (d1, d2, d5, d6, d7)>
+// CHECK-DAG: #[[XMAP:.+]] = affine_map<(d0, d1, d2, d3, d4, d5, d6, d7) -> (d0, d1, d5, d3 * 2 + d6, d4 + d7 * 2)>
+// CHECK-DAG: #[[YMAP:.+]] = affine_map<(d0, d1, d2, d3, d4, d5, d6, d7) -> (d0, d1, d2, d3, d4)>
+// CHECK-LABEL: func.func @conv_dynamic
+// CHECK-SAME: (%[[X:.+]]: tensor<?x?x?x?xf32>, %[[W:.+]]: tensor<?x?x?x?xf32>)
+// CHECK: %[[XP:.+]] = tensor.pad %[[X]] low[0, 0, 1, 1] high[0, 0, 1, 1]
+// CHECK: %[[XG:.+]] = tensor.expand_shape %[[XP]] {{\[\[}}0], [1, 2], [3], [4]] output_shape [%{{.+}}, 2, %{{.+}}, %{{.+}}, %{{.+}}] : tensor<?x?x?x?xf32> into tensor<?x2x?x?x?xf32>
+// CHECK: %[[WG:.+]] = tensor.expand_shape %[[W]] {{\[\[}}0, 1], [2], [3], [4]] {{.*}} into tensor<2x?x?x?x?xf32>
+// CHECK: %[[Y:.+]] = linalg.generic {indexing_maps = [#[[FMAP]], #[[XMAP]], #[[YMAP]]], iterator_types = ["parallel", "parallel", "parallel", "parallel", "parallel", "reduction", "reduction", "reduction"]} ins(%[[WG]], %[[XG]] :
+// CHECK: tensor.collapse_shape %[[Y]] {{\[\[}}0], [1, 2], [3], [4]] : tensor<?x2x?x?x?xf32> into tensor<?x?x?x?xf32>
+func.func @conv_dynamic(%x: tensor<?x?x?x?xf32>, %w: tensor<?x?x?x?xf32>) -> tensor<?x?x?x?xf32> {
+  %y = rlx.conv2d %x, %w {stride = array<i64: 2, 1>, padding = array<i64: 1, 1>, dilation = array<i64: 1, 2>, groups = 2 : i64} : tensor<?x?x?x?xf32>, tensor<?x?x?x?xf32> -> tensor<?x?x?x?xf32>
+  return %y : tensor<?x?x?x?xf32>
+}

@@ -2,27 +2,109 @@
 #include "Conv/ConvUtils.h"
 #include "Common/Builders.h"
 
+#include "mlir/Dialect/Affine/Utils.h"
 #include "mlir/Dialect/Arith/IR/Arith.h"
+#include "mlir/Dialect/Arith/Utils/Utils.h"
 #include "mlir/Dialect/Linalg/IR/Linalg.h"
 #include "mlir/Dialect/Tensor/IR/Tensor.h"
 
 using namespace mlir;
 using namespace mlir::rlx;
 
-LogicalResult mlir::rlx::requireStaticConvDims(RewriterBase &rewriter,
-                                               Operation *op, Value value,
-                                               StringRef name,
-                                               bool includeBatch) {
-  auto type = cast<ShapedType>(value.getType());
-  for (int64_t d = includeBatch ? 0 : 1; d < type.getRank(); ++d)
-    if (type.isDynamicDim(d))
-      return rewriter.notifyMatchFailure(op, [&](Diagnostic &diag) {
-        diag << "requires static "
-             << (includeBatch ? "sizes" : "channel and spatial sizes")
-             << " of '" << name << "' (dim " << d << " is dynamic"
-             << (includeBatch ? "" : "; only the batch dim may be") << ")";
-      });
-  return success();
+bool mlir::rlx::hasStaticConvDims(ArrayRef<Value> values) {
+  return llvm::all_of(values, [](Value v) {
+    auto type = cast<ShapedType>(v.getType());
+    return llvm::none_of(llvm::seq<int64_t>(1, type.getRank()),
+                         [&](int64_t d) { return type.isDynamicDim(d); });
+  });
+}
+
+OpFoldResult mlir::rlx::convSize(OpBuilder &b, Location loc, AffineExpr expr,
+                                 ArrayRef<OpFoldResult> operands) {
+  SmallVector<AffineExpr> constants;
+  SmallVector<Value> values;
+  for (OpFoldResult operand : operands) {
+    std::optional<int64_t> c = getConstantIntValue(operand);
+    if (!c)
+      break;
+    constants.push_back(getAffineConstantExpr(*c, b.getContext()));
+  }
+  if (constants.size() == operands.size()) {
+    AffineExpr folded = expr.replaceSymbols(constants);
+    if (auto c = dyn_cast<AffineConstantExpr>(folded))
+      return b.getIndexAttr(c.getValue());
+  }
+  for (OpFoldResult operand : operands)
+    values.push_back(getValueOrCreateConstantIndexOp(b, loc, operand));
+  return affine::expandAffineExpr(b, loc, expr, {}, values);
+}
+
+Value mlir::rlx::splitGroups(OpBuilder &b, Location loc, Value x, int64_t dim,
+                             int64_t groups) {
+  auto type = cast<RankedTensorType>(x.getType());
+  SmallVector<int64_t> shape;
+  SmallVector<OpFoldResult> sizes;
+  SmallVector<ReassociationIndices> reassociation;
+  for (int64_t d = 0; d < type.getRank(); ++d) {
+    OpFoldResult size = tensor::getMixedSize(b, loc, x, d);
+    if (d != dim) {
+      reassociation.push_back({static_cast<int64_t>(shape.size())});
+      shape.push_back(type.getDimSize(d));
+      sizes.push_back(size);
+      continue;
+    }
+    reassociation.push_back({static_cast<int64_t>(shape.size()),
+                             static_cast<int64_t>(shape.size()) + 1});
+    OpFoldResult perGroup = convSize(
+        b, loc, getAffineSymbolExpr(0, b.getContext()).floorDiv(groups),
+        {size});
+    shape.push_back(groups);
+    shape.push_back(
+        getConstantIntValue(perGroup).value_or(ShapedType::kDynamic));
+    sizes.push_back(b.getIndexAttr(groups));
+    sizes.push_back(perGroup);
+  }
+  return tensor::ExpandShapeOp::create(b, loc, type.clone(shape), x,
+                                       reassociation, sizes);
+}
+
+Value mlir::rlx::buildGeneralConv2d(OpBuilder &b, Location loc, Value input,
+                                    Value filter, int64_t groups,
+                                    ArrayRef<int64_t> stride,
+                                    ArrayRef<int64_t> dilation) {
+  MLIRContext *ctx = b.getContext();
+  Type elementType = cast<ShapedType>(input.getType()).getElementType();
+  Value inG = splitGroups(b, loc, input, 1, groups); // [N, G, C, Hp, Wp]
+  Value fG = splitGroups(b, loc, filter, 0, groups); // [G, F, C, kH, kW]
+  AffineExpr s0 = getAffineSymbolExpr(0, ctx), s1 = getAffineSymbolExpr(1, ctx);
+  SmallVector<OpFoldResult> outSizes = {tensor::getMixedSize(b, loc, input, 0),
+                                        b.getIndexAttr(groups),
+                                        tensor::getMixedSize(b, loc, fG, 1)};
+  for (int64_t i = 0; i < 2; ++i)
+    outSizes.push_back(convSize(
+        b, loc, (s0 - (s1 - 1) * dilation[i] - 1).floorDiv(stride[i]) + 1,
+        {tensor::getMixedSize(b, loc, input, 2 + i),
+         tensor::getMixedSize(b, loc, filter, 2 + i)}));
+  // Loops (n, g, f, i, j, c, a, b).
+  AffineExpr n, g, f, i, j, c, ka, kb;
+  bindDims(ctx, n, g, f, i, j, c, ka, kb);
+  AffineMap inMap = AffineMap::get(8, 0,
+                                   {n, g, c, i * stride[0] + ka * dilation[0],
+                                    j * stride[1] + kb * dilation[1]},
+                                   ctx);
+  AffineMap fMap = AffineMap::get(8, 0, {g, f, c, ka, kb}, ctx);
+  AffineMap outMap = AffineMap::get(8, 0, {n, g, f, i, j}, ctx);
+  Value init = filled(
+      b, loc, tensor::EmptyOp::create(b, loc, outSizes, elementType), 0.0);
+  Value out = buildGeneric(
+      b, loc, {{fG, fMap}, {inG, inMap}}, {{init, outMap}},
+      [](OpBuilder &bb, Location l, ValueRange args) {
+        Value prod = arith::MulFOp::create(bb, l, args[0], args[1]);
+        return SmallVector<Value>{
+            arith::AddFOp::create(bb, l, args[2], prod).getResult()};
+      })[0];
+  return tensor::CollapseShapeOp::create(
+      b, loc, out, SmallVector<ReassociationIndices>{{0}, {1, 2}, {3}, {4}});
 }
 
 Value mlir::rlx::padSpatial(OpBuilder &b, Location loc, Value x,
@@ -33,7 +115,8 @@ Value mlir::rlx::padSpatial(OpBuilder &b, Location loc, Value x,
   auto type = cast<RankedTensorType>(x.getType());
   SmallVector<int64_t> shape(type.getShape());
   for (int64_t i = 0; i < 2; ++i)
-    shape[2 + i] += low[i] + high[i];
+    if (!type.isDynamicDim(2 + i))
+      shape[2 + i] += low[i] + high[i];
   SmallVector<OpFoldResult> lo = {b.getIndexAttr(0), b.getIndexAttr(0),
                                   b.getIndexAttr(low[0]),
                                   b.getIndexAttr(low[1])};

@@ -15,12 +15,30 @@
 
 namespace mlir::rlx {
 
-/// Fails with "requires static <what>" unless dims [1, 4) of the rank-4
-/// `value` (and dim 0 too if `includeBatch`) are static: the rewrites accept
-/// a dynamic batch only.
-LogicalResult requireStaticConvDims(RewriterBase &rewriter, Operation *op,
-                                    Value value, StringRef name,
-                                    bool includeBatch);
+/// Whether dims [1, 4) of every rank-4 value are static: the precondition
+/// of the specialised static conv rewrites (static tiles, stride phases,
+/// im2col); otherwise the general forms below, which read every size with
+/// tensor.dim, are used.
+bool hasStaticConvDims(ArrayRef<Value> values);
+
+/// `expr` over the sizes `operands` (its symbols): a constant when they are
+/// all static, else arith ops on them.
+OpFoldResult convSize(OpBuilder &b, Location loc, AffineExpr expr,
+                      ArrayRef<OpFoldResult> operands);
+
+/// Splits dim `dim` (G*C channels) of `x` into (G, C) with a free
+/// expand_shape; C is read with tensor.dim when dynamic.
+Value splitGroups(OpBuilder &b, Location loc, Value x, int64_t dim,
+                  int64_t groups);
+
+/// The general convolution: any dim of `input` [N, G*C, Hp, Wp] (already
+/// padded) and `filter` [G*F, C, kH, kW] dynamic. One contraction generic
+/// over (n, g, f, i, j, c, a, b) on the group-split views, with the output
+/// size floor((Hp - d(k-1) - 1) / s) + 1 from tensor.dim; collapsed to
+/// [N, G*F, Ho, Wo].
+Value buildGeneralConv2d(OpBuilder &b, Location loc, Value input, Value filter,
+                         int64_t groups, ArrayRef<int64_t> stride,
+                         ArrayRef<int64_t> dilation);
 
 /// Zero-pads dims 2 and 3 of `x` by `low` before and `high` after (both
 /// >= 0); returns `x` itself when all are 0.

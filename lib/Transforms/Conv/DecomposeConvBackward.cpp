@@ -178,21 +178,152 @@ static Value directInputGrad(OpBuilder &b, Location loc,
   return dx;
 }
 
+/// Fails unless every dynamic spatial dim of the result `result` (`name`) is
+/// along an axis of stride 1, where the window formula can be inverted; with
+/// a stride s > 1, s input sizes give the same output size.
+static LogicalResult requireInvertibleSpatial(RewriterBase &rewriter,
+                                              Operation *op, Value result,
+                                              StringRef name,
+                                              ArrayRef<int64_t> stride) {
+  auto type = cast<ShapedType>(result.getType());
+  for (int64_t ax = 0; ax < 2; ++ax)
+    if (type.isDynamicDim(2 + ax) && stride[ax] != 1)
+      return rewriter.notifyMatchFailure(op, [&](Diagnostic &diag) {
+        diag << "requires a static dim " << 2 + ax << " of '" << name
+             << "' when the stride along it is " << stride[ax]
+             << " (several sizes give the same output size)";
+      });
+  return success();
+}
+
+/// Dim `d` of `result`: its static size, or else `expr` over `operands`.
+static OpFoldResult resultSize(OpBuilder &b, Location loc, Value result,
+                               int64_t d, AffineExpr expr,
+                               ArrayRef<OpFoldResult> operands) {
+  auto type = cast<ShapedType>(result.getType());
+  if (!type.isDynamicDim(d))
+    return b.getIndexAttr(type.getDimSize(d));
+  return convSize(b, loc, expr, operands);
+}
+
+/// The general input gradient, any dim dynamic: one generic over
+/// (n, g, c, h, v, o, a, b) on the group-split views of dx [N, G, Cig, H, W]
+/// and w [G, Cog, Cig, kH, kW] that reads dy at the row
+/// i = (h + p - a*d) / s (and the column alike) when that is exact and in
+/// [0, Ho), and adds nothing otherwise. Sizes come from tensor.dim; the
+/// reads are clamped in bounds (Ho, Wo >= 1: a window fits, by the
+/// contract).
+static Value generalInputGrad(OpBuilder &b, Location loc,
+                              Conv2dBackwardInputOp op,
+                              ArrayRef<OpFoldResult> dxSpatial) {
+  MLIRContext *ctx = b.getContext();
+  Value dy = op.getDy();
+  Type elementType = cast<ShapedType>(dy.getType()).getElementType();
+  ArrayRef<int64_t> stride = op.getStride(), padding = op.getPadding(),
+                    dilation = op.getDilation();
+  int64_t groups = op.getGroups();
+  Value wG = splitGroups(b, loc, op.getW(), 0, groups); // [G, Cog, Cig, kH, kW]
+  Value cog = getValueOrCreateConstantIndexOp(
+      b, loc, tensor::getMixedSize(b, loc, wG, 1));
+  SmallVector<Value> outRows = {
+      getValueOrCreateConstantIndexOp(b, loc,
+                                      tensor::getMixedSize(b, loc, dy, 2)),
+      getValueOrCreateConstantIndexOp(b, loc,
+                                      tensor::getMixedSize(b, loc, dy, 3))};
+  Value init = filled(
+      b, loc,
+      tensor::EmptyOp::create(
+          b, loc,
+          ArrayRef<OpFoldResult>{
+              tensor::getMixedSize(b, loc, dy, 0), b.getIndexAttr(groups),
+              tensor::getMixedSize(b, loc, wG, 2), dxSpatial[0], dxSpatial[1]},
+          elementType),
+      0.0);
+  // Loops (n, g, c, h, v, o, a, b).
+  AffineExpr n, g, c, h, v, o, ka, kb;
+  bindDims(ctx, n, g, c, h, v, o, ka, kb);
+  AffineMap wMap = AffineMap::get(8, 0, {g, o, c, ka, kb}, ctx);
+  AffineMap outMap = AffineMap::get(8, 0, {n, g, c, h, v}, ctx);
+  Value dxG = buildGeneric(
+      b, loc, {{wG, wMap}}, {{init, outMap}},
+      [&](OpBuilder &nb, Location nloc, ValueRange args) {
+        auto index = [&](unsigned dim) {
+          return linalg::IndexOp::create(nb, nloc, dim).getResult();
+        };
+        auto cst = [&](int64_t value) {
+          return arith::ConstantIndexOp::create(nb, nloc, value).getResult();
+        };
+        Value zero = cst(0);
+        // The dy row (column) reached by output row h through tap a.
+        Value valid;
+        SmallVector<Value> at;
+        for (int64_t ax = 0; ax < 2; ++ax) {
+          Value shifted = arith::SubIOp::create(
+              nb, nloc,
+              arith::AddIOp::create(nb, nloc, index(3 + ax), cst(padding[ax])),
+              arith::MulIOp::create(nb, nloc, index(6 + ax),
+                                    cst(dilation[ax])));
+          Value row =
+              arith::DivSIOp::create(nb, nloc, shifted, cst(stride[ax]));
+          Value ok = arith::AndIOp::create(
+              nb, nloc,
+              arith::CmpIOp::create(nb, nloc, arith::CmpIPredicate::sge,
+                                    shifted, zero),
+              arith::CmpIOp::create(nb, nloc, arith::CmpIPredicate::slt, row,
+                                    outRows[ax]));
+          if (stride[ax] != 1)
+            ok = arith::AndIOp::create(
+                nb, nloc, ok,
+                arith::CmpIOp::create(
+                    nb, nloc, arith::CmpIPredicate::eq,
+                    arith::RemSIOp::create(nb, nloc, shifted, cst(stride[ax])),
+                    zero));
+          valid = valid ? arith::AndIOp::create(nb, nloc, valid, ok).getResult()
+                        : ok;
+          at.push_back(row);
+        }
+        for (Value &i : at)
+          i = arith::SelectOp::create(nb, nloc, valid, i, zero);
+        Value channel = arith::AddIOp::create(
+            nb, nloc, arith::MulIOp::create(nb, nloc, index(1), cog), index(5));
+        Value read = tensor::ExtractOp::create(
+            nb, nloc, dy, ValueRange{index(0), channel, at[0], at[1]});
+        read = arith::SelectOp::create(nb, nloc, valid, read,
+                                       floatConst(nb, nloc, elementType, 0.0));
+        Value prod = arith::MulFOp::create(nb, nloc, args[0], read);
+        return SmallVector<Value>{
+            arith::AddFOp::create(nb, nloc, args[1], prod).getResult()};
+      })[0];
+  return tensor::CollapseShapeOp::create(
+      b, loc, dxG, SmallVector<ReassociationIndices>{{0}, {1, 2}, {3}, {4}});
+}
+
 /// dx[n, g*Cig + c, h, v] = sum dy[n, g*Cog + o, i, j] * w[g*Cog + o, c, a, b]
 /// over i*s - p + a*d = h, j*s - p + b*d = v, as the stride-1 convolution of
 /// the zero-dilated, (d(k-1) - p)-padded dy with the flipped kernel.
 static FailureOr<SmallVector<Value>>
 decomposeConv2dBackwardInput(RewriterBase &rewriter, Conv2dBackwardInputOp op,
                              const DecompositionOptions &options) {
-  if (failed(requireStaticConvDims(rewriter, op, op.getDy(), "dy",
-                                   /*includeBatch=*/false)) ||
-      failed(requireStaticConvDims(rewriter, op, op.getW(), "w",
-                                   /*includeBatch=*/true)) ||
-      failed(requireStaticConvDims(rewriter, op, op.getDx(), "dx",
-                                   /*includeBatch=*/false)))
-    return failure();
-
   Location loc = op.getLoc();
+  // Any channel, spatial or kernel dim dynamic: the general form.
+  if (!hasStaticConvDims({op.getDy(), op.getW(), op.getDx()}) ||
+      cast<ShapedType>(op.getW().getType()).isDynamicDim(0)) {
+    if (failed(requireInvertibleSpatial(rewriter, op, op.getDx(), "dx",
+                                        op.getStride())))
+      return failure();
+    // A dynamic H is Ho + d(k - 1) - 2p (the window formula at s = 1).
+    SmallVector<OpFoldResult> dxSpatial;
+    AffineExpr ho = getAffineSymbolExpr(0, rewriter.getContext()),
+               k = getAffineSymbolExpr(1, rewriter.getContext());
+    for (int64_t ax = 0; ax < 2; ++ax)
+      dxSpatial.push_back(resultSize(
+          rewriter, loc, op.getDx(), 2 + ax,
+          ho + (k - 1) * op.getDilation()[ax] - 2 * op.getPadding()[ax],
+          {tensor::getMixedSize(rewriter, loc, op.getDy(), 2 + ax),
+           tensor::getMixedSize(rewriter, loc, op.getW(), 2 + ax)}));
+    return SmallVector<Value>{generalInputGrad(rewriter, loc, op, dxSpatial)};
+  }
+
   Value dy = op.getDy(), w = op.getW();
   auto dyType = cast<RankedTensorType>(dy.getType());
   auto wType = cast<RankedTensorType>(w.getType());
@@ -435,6 +566,54 @@ static Value directWeightGrad(OpBuilder &b, Location loc,
       b, loc, dw, SmallVector<ReassociationIndices>{{0, 1}, {2}, {3}, {4}});
 }
 
+/// The general weight gradient, any dim of x and dy dynamic: one
+/// contraction over (g, o, c, a, b, n, i, j) on the group-split views
+///
+///   dwG[g, o, c, a, b] += xpG[n, g, c, i*s + a*d, j*s + b*d] * dyG[n, g, o, i,
+///   j]
+///
+/// then collapsed to [Co, Cig, kH, kW]. A dynamic kernel dim of dw is
+/// Hp - Ho + 1 (stride and dilation 1 along it).
+static Value generalWeightGrad(OpBuilder &b, Location loc,
+                               Conv2dBackwardWeightOp op) {
+  MLIRContext *ctx = b.getContext();
+  Value dy = op.getDy();
+  Type elementType = cast<ShapedType>(dy.getType()).getElementType();
+  ArrayRef<int64_t> stride = op.getStride(), dilation = op.getDilation();
+  int64_t groups = op.getGroups();
+  Value xp = padSpatial(b, loc, op.getX(), op.getPadding(), op.getPadding());
+  Value xG = splitGroups(b, loc, xp, 1, groups);  // [N, G, Cig, Hp, Wp]
+  Value dyG = splitGroups(b, loc, dy, 1, groups); // [N, G, Cog, Ho, Wo]
+  AffineExpr s0 = getAffineSymbolExpr(0, ctx), s1 = getAffineSymbolExpr(1, ctx);
+  SmallVector<OpFoldResult> sizes = {b.getIndexAttr(groups),
+                                     tensor::getMixedSize(b, loc, dyG, 2),
+                                     tensor::getMixedSize(b, loc, xG, 2)};
+  for (int64_t ax = 0; ax < 2; ++ax)
+    sizes.push_back(resultSize(b, loc, op.getDw(), 2 + ax, s0 - s1 + 1,
+                               {tensor::getMixedSize(b, loc, xp, 2 + ax),
+                                tensor::getMixedSize(b, loc, dy, 2 + ax)}));
+  // Loops (g, o, c, a, b, n, i, j).
+  AffineExpr g, o, c, ka, kb, n, i, j;
+  bindDims(ctx, g, o, c, ka, kb, n, i, j);
+  AffineMap xMap = AffineMap::get(8, 0,
+                                  {n, g, c, i * stride[0] + ka * dilation[0],
+                                   j * stride[1] + kb * dilation[1]},
+                                  ctx);
+  AffineMap dyMap = AffineMap::get(8, 0, {n, g, o, i, j}, ctx);
+  AffineMap outMap = AffineMap::get(8, 0, {g, o, c, ka, kb}, ctx);
+  Value init =
+      filled(b, loc, tensor::EmptyOp::create(b, loc, sizes, elementType), 0.0);
+  Value dwG = buildGeneric(
+      b, loc, {{xG, xMap}, {dyG, dyMap}}, {{init, outMap}},
+      [](OpBuilder &bb, Location l, ValueRange args) {
+        Value prod = arith::MulFOp::create(bb, l, args[0], args[1]);
+        return SmallVector<Value>{
+            arith::AddFOp::create(bb, l, args[2], prod).getResult()};
+      })[0];
+  return tensor::CollapseShapeOp::create(
+      b, loc, dwG, SmallVector<ReassociationIndices>{{0, 1}, {2}, {3}, {4}});
+}
+
 /// dw[co, c, a, b] = sum_{n,i,j} dy[n, co, i, j]
 ///                   * xp[n, g(co)*Cig + c, i*s + a*d, j*s + b*d]
 /// as an implicit GEMM (conv-direct) or as im2col + matmul, optionally tiled
@@ -442,17 +621,24 @@ static Value directWeightGrad(OpBuilder &b, Location loc,
 static FailureOr<SmallVector<Value>>
 decomposeConv2dBackwardWeight(RewriterBase &rewriter, Conv2dBackwardWeightOp op,
                               const DecompositionOptions &options) {
-  if (failed(requireStaticConvDims(rewriter, op, op.getX(), "x",
-                                   /*includeBatch=*/false)) ||
-      failed(requireStaticConvDims(rewriter, op, op.getDy(), "dy",
-                                   /*includeBatch=*/false)))
-    return failure();
   auto dwType = cast<RankedTensorType>(op.getDw().getType());
-  if (dwType.isDynamicDim(2) || dwType.isDynamicDim(3))
-    return rewriter.notifyMatchFailure(
-        op, "requires a static kernel size (dims 2 and 3 of 'dw')");
-
   Location loc = op.getLoc();
+  // Any channel or spatial dim dynamic: the general form. A dynamic kernel
+  // dim of dw follows from x and dy only with stride and dilation 1.
+  if (!hasStaticConvDims({op.getX(), op.getDy(), op.getDw()}) ||
+      dwType.isDynamicDim(0)) {
+    for (int64_t ax = 0; ax < 2; ++ax)
+      if (dwType.isDynamicDim(2 + ax) &&
+          (op.getStride()[ax] != 1 || op.getDilation()[ax] != 1))
+        return rewriter.notifyMatchFailure(op, [&](Diagnostic &diag) {
+          diag << "requires a static dim " << 2 + ax
+               << " of 'dw' (the kernel size) unless the stride and dilation "
+                  "along it are 1 (several kernel sizes give the same output "
+                  "size)";
+        });
+    return SmallVector<Value>{generalWeightGrad(rewriter, loc, op)};
+  }
+
   Value x = op.getX(), dy = op.getDy();
   auto xType = cast<RankedTensorType>(x.getType());
   auto dyType = cast<RankedTensorType>(dy.getType());

@@ -8,7 +8,9 @@
 //
 // or, with forward-conv-direct (the default), one direct-convolution
 // contraction generic (ConvUtils.h, buildDirectConv2d) that
-// rlx-optimize-contractions vectorizes along the output columns.
+// rlx-optimize-contractions vectorizes along the output columns. With any
+// channel, spatial or kernel dim dynamic: pad + one general contraction on
+// group-split views (buildGeneralConv2d), sizes from tensor.dim.
 //
 //===----------------------------------------------------------------------===//
 #include "Common/Builders.h"
@@ -25,14 +27,17 @@ using namespace mlir::rlx;
 static FailureOr<SmallVector<Value>>
 lowerConv2d(RewriterBase &rewriter, Conv2dOp op,
             const LoweringOptions &options) {
-  if (failed(requireStaticConvDims(rewriter, op, op.getX(), "x",
-                                   /*includeBatch=*/false)) ||
-      failed(requireStaticConvDims(rewriter, op, op.getW(), "w",
-                                   /*includeBatch=*/true)))
-    return failure();
   Location loc = op.getLoc();
   Value xp =
       padSpatial(rewriter, loc, op.getX(), op.getPadding(), op.getPadding());
+  // A dynamic channel, spatial or kernel dim takes the general contraction
+  // (sizes from tensor.dim); the specialised forms need them static.
+  bool staticDims = hasStaticConvDims({op.getX(), op.getW()}) &&
+                    !cast<ShapedType>(op.getW().getType()).isDynamicDim(0);
+  if (!staticDims)
+    return SmallVector<Value>{buildGeneralConv2d(rewriter, loc, xp, op.getW(),
+                                                 op.getGroups(), op.getStride(),
+                                                 op.getDilation())};
   Value y =
       options.forwardConvDirect
           ? buildDirectConv2d(rewriter, loc, xp, op.getW(), op.getGroups(),
