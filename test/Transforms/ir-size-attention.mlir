@@ -16,6 +16,8 @@
 // CHECK-NEXT: ops [[DV]]
 // CHECK-NEXT: ops [[FWD:[0-9]+]]
 // CHECK-NEXT: ops [[FWD]]
+// CHECK-NEXT: ops [[GQA:[0-9]+]]
+// CHECK-NEXT: ops [[GQA]]
 // CHECK-NOT: ops
 
 func.func @small_query(%q: tensor<2x2x3x4xf32>, %k: tensor<2x2x5x4xf32>, %v: tensor<2x2x5x4xf32>, %dy: tensor<2x2x3x4xf32>) -> tensor<2x2x3x4xf32> {
@@ -70,4 +72,20 @@ func.func @small_forward(%q: tensor<2x3x8xf32>, %k: tensor<2x5x8xf32>, %v: tenso
 func.func @large_forward(%q: tensor<2x300x512xf32>, %k: tensor<2x500x512xf32>, %v: tensor<2x500x512xf32>) -> tensor<2x300x512xf32> {
   %o = rlx.attention %q, %k, %v {num_heads = 8 : i64, head_dim = 64 : i64, mask_kind = #rlx.mask_kind<sliding_window>, window = 3 : i64, softcap = 30.0 : f32} : tensor<2x300x512xf32>, tensor<2x500x512xf32>, tensor<2x500x512xf32> -> tensor<2x300x512xf32>
   return %o : tensor<2x300x512xf32>
+}
+
+// -----
+
+// Grouped-query heads and a value head dim (4 over 2 heads, Dv = 3; 16 over
+// 4 heads, Dv = 48).
+func.func @small_grouped(%q: tensor<2x3x16xf32>, %k: tensor<2x5x8xf32>, %v: tensor<2x5x6xf32>, %dy: tensor<2x3x12xf32>) -> tensor<2x5x8xf32> {
+  %g = rlx.attention_backward %q, %k, %v, %dy {num_heads = 4 : i64, head_dim = 4 : i64, num_kv_heads = 2 : i64, value_head_dim = 3 : i64, mask_kind = #rlx.mask_kind<causal>, scale = 1.250000e-01 : f32, wrt = #rlx.attention_wrt<key>} : tensor<2x3x16xf32>, tensor<2x5x8xf32>, tensor<2x5x6xf32>, tensor<2x3x12xf32> -> tensor<2x5x8xf32>
+  return %g : tensor<2x5x8xf32>
+}
+
+// -----
+
+func.func @large_grouped(%q: tensor<2x300x1024xf32>, %k: tensor<2x500x256xf32>, %v: tensor<2x500x192xf32>, %dy: tensor<2x300x768xf32>) -> tensor<2x500x256xf32> {
+  %g = rlx.attention_backward %q, %k, %v, %dy {num_heads = 16 : i64, head_dim = 64 : i64, num_kv_heads = 4 : i64, value_head_dim = 48 : i64, mask_kind = #rlx.mask_kind<causal>, scale = 1.250000e-01 : f32, wrt = #rlx.attention_wrt<key>} : tensor<2x300x1024xf32>, tensor<2x500x256xf32>, tensor<2x500x192xf32>, tensor<2x300x768xf32> -> tensor<2x500x256xf32>
+  return %g : tensor<2x500x256xf32>
 }
