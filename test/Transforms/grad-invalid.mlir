@@ -86,15 +86,6 @@ func.func @f(%x: f32) -> f32 attributes {rlx.grad} {
 
 // -----
 
-// rope's tables are not differentiated.
-func.func @f(%x: tensor<2x4xf32>, %c: tensor<2x2xf32>, %s: tensor<2x2xf32>) -> tensor<2x4xf32> attributes {rlx.grad = array<i64: 0, 1>} {
-  // expected-error @+1 {{'rlx.rope' is not differentiable with respect to its cos/sin tables}}
-  %y = rlx.rope %x, %c, %s {head_dim = 4 : i64, n_rot = 4 : i64} : tensor<2x4xf32>, tensor<2x2xf32>, tensor<2x2xf32> -> tensor<2x4xf32>
-  return %y : tensor<2x4xf32>
-}
-
-// -----
-
 // A varied value captured by a region (the padding value of tensor.pad).
 func.func @f(%x: tensor<2xf32>, %v: f32) -> tensor<4xf32> attributes {rlx.grad = array<i64: 1>} {
   // expected-error @+1 {{'tensor.pad' is not differentiable with respect to a value its region captures}}

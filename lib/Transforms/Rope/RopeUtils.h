@@ -24,6 +24,18 @@ namespace mlir::rlx {
 Value buildRopeRotation(OpBuilder &b, Location loc, Value x, Value cos,
                         Value sin, int64_t headDim, int64_t nRot, bool inverse);
 
+/// The gradients of <u, rotation(x)> with respect to the cos and sin tables
+/// (the rotation of buildRopeRotation, `inverse` as there), shaped like
+/// `cos` ([S, D/2]): with h = n_rot/2, summed over the batch and heads,
+///   dcos[s,j] = u[j] x[j] + u[j+h] x[j+h]
+///   dsin[s,j] = u[j+h] x[j] - u[j] x[j+h]   (negated for `inverse`)
+/// and 0 for the columns j >= h that rotate nothing. Built from the halves of
+/// x and u as [.., S, H, D] slices (no gathers), so it is differentiable
+/// again by the rules of linalg and tensor ops.
+std::pair<Value, Value> buildRopeTableGrads(OpBuilder &b, Location loc, Value x,
+                                            Value u, Value cos, int64_t headDim,
+                                            int64_t nRot, bool inverse);
+
 } // namespace mlir::rlx
 
 #endif // RLX_LIB_TRANSFORMS_ROPE_ROPEUTILS_H
