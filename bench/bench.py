@@ -61,11 +61,20 @@ ATOL = 1e-3   # times max|want|: relative to the result's scale
 
 class Case:
     def __init__(self, name, text, inputs, torch_fn, runs=20, options=None,
-                 flops=None, rss=False):
+                 flops=None, rss=False, traffic=None):
         self.name, self.text, self.inputs = name, text, inputs
         self.torch_fn, self.runs, self.options = torch_fn, runs, options
         self.flops = flops  # of the contraction(s); None: not a contraction
         self.rss = rss      # also report the peak RSS of rlx alone
+        # Memory-bound rows: the compulsory bytes (every input read once,
+        # the result written once); None: the inputs' and result's sizes.
+        self.traffic = traffic
+
+
+def compulsory_bytes(case, result):
+    if case.traffic is not None:
+        return case.traffic
+    return sum(a.nbytes for a in case.inputs) + np.asarray(result).nbytes
 
 
 def ty(shape, elt="f32"):
@@ -165,6 +174,85 @@ def case_group_norm():
     y = F.group_norm(tx, groups, torch.tensor(gamma), torch.tensor(beta), eps)
     return Case("group_norm_backward_input 8x64x56x56 G=32", text,
                 [x, gamma, beta, dy], grad_fn(y, tx, dy))
+
+
+def norm_param_case(kind, wrt):
+    """layer_norm / rms_norm gamma or beta gradient at 4096x1024."""
+    n, d, eps = 4096, 1024, 1e-5
+    x, gamma, beta, dy = norm_inputs(20, (n, d), d)
+    t, p = ty((n, d)), ty((d,))
+    a = "{axis = -1 : i64, eps = %e : f32}" % eps
+    tx = torch.tensor(x)
+    tg = torch.tensor(gamma, requires_grad=True)
+    tb = torch.tensor(beta, requires_grad=True)
+    if kind == "layer_norm":
+        if wrt == "gamma":
+            line = ("rlx.layer_norm_backward_gamma %%x, %%dy %s : %s, %s -> %s"
+                    % (a, t, t, p))
+            args, inputs = [("x", t), ("dy", t)], [x, dy]
+        else:
+            line = ("rlx.layer_norm_backward_beta %%dy {axis = -1 : i64} : "
+                    "%s -> %s" % (t, p))
+            args, inputs = [("dy", t)], [dy]
+        y = F.layer_norm(tx, (d,), tg, tb, eps)
+    else:
+        line = ("rlx.rms_norm_backward_%s %%x, %%g, %%b, %%dy %s : %s, %s, %s, "
+                "%s -> %s" % (wrt, a, t, p, p, t, p))
+        args, inputs = [("x", t), ("g", p), ("b", p), ("dy", t)], [x, gamma,
+                                                                 beta, dy]
+        y = tx * torch.rsqrt(tx.pow(2).mean(-1, keepdim=True) + eps) * tg + tb
+    text = single("f", args, line, p)
+    return Case("%s_backward_%s 4096x1024" % (kind, wrt), text, inputs,
+                grad_fn(y, tg if wrt == "gamma" else tb, dy))
+
+
+def case_layer_norm_gamma():
+    return norm_param_case("layer_norm", "gamma")
+
+
+def case_layer_norm_beta():
+    return norm_param_case("layer_norm", "beta")
+
+
+def case_rms_norm_gamma():
+    return norm_param_case("rms_norm", "gamma")
+
+
+def case_gather():
+    # Embedding gradient: 4096 token rows of 512 into a 32000-row table.
+    vocab, n, d = 32000, 4096, 512
+    g = rng(21)
+    idx = g.integers(0, vocab, n).astype(np.int64)
+    dy = g.standard_normal((n, d)).astype(np.float32)
+    td, ti, tt = ty((n, d)), ty((n,), "i64"), ty((vocab, d))
+    text = single("f", [("dy", td), ("i", ti)],
+                  "rlx.gather_backward %%dy, %%i {axis = 0 : i64} : %s, %s -> %s"
+                  % (td, ti, tt), tt)
+    w = torch.zeros(vocab, d, requires_grad=True)
+    y = F.embedding(torch.tensor(idx), w)
+    return Case("gather_backward embedding 32000x512, 4096 indices", text,
+                [dy, idx], grad_fn(y, w, dy), runs=10)
+
+
+def cumsum_case(shape):
+    g = rng(22)
+    x = g.standard_normal(shape).astype(np.float32)
+    dy = g.standard_normal(shape).astype(np.float32)
+    t = ty(shape)
+    text = single("f", [("dy", t)],
+                  "rlx.cumsum_backward %%dy {axis = -1 : i64} : %s -> %s"
+                  % (t, t), t)
+    tx = torch.tensor(x, requires_grad=True)
+    return Case("cumsum_backward %dx%d axis -1" % shape, text, [dy],
+                grad_fn(torch.cumsum(tx, -1), tx, dy))
+
+
+def case_cumsum_short():
+    return cumsum_case((4096, 128))
+
+
+def case_cumsum_long():
+    return cumsum_case((64, 4096))
 
 
 def conv_case(kind, x_shape, co, stride=1, groups=1, seed=4, runs=3):
@@ -393,9 +481,9 @@ def case_attention_4096():
     return attention_case("query", b=1, h=8, s=4096, runs=2, rss=True)
 
 
-def case_scan():
+def scan_case(length):
     # h_t = tanh(h_{t-1} W + x_t); loss = sum_t <h_t, upstream[t]>; dinit.
-    length, batch, hid = 64, 16, 128
+    batch, hid = 16, 128
     g = rng(11)
     h0 = g.standard_normal((batch, hid)).astype(np.float32)
     xs = g.standard_normal((length, batch, hid)).astype(np.float32)
@@ -426,21 +514,31 @@ func.func @f(%h0: {c}, %traj: {seq}, %up: {seq}, %x: {seq}, %w: {wt}) -> {c} {{
   return %r : {c}
 }}
 """.format(c=c, seq=seq, wt=wt, L=length)
-    # Loop form: with the default scan-unroll-max-length (256) the 64 steps are
-    # unrolled and the JIT takes over a minute (README); the run time is alike.
-    return Case("scan_backward tanh RNN L=64 B=16 H=128 (loop form)", text,
-                [h0, traj, up, xs, w], grad_fn(traj_t, h0_t, up),
-                options="scan-unroll-max-length=16")
+    # Default options: above scan-unroll-max-length (4) the steps are an
+    # scf.for (unrolled, L = 64 took over a minute in the JIT; README).
+    return Case("scan_backward tanh RNN L=%d B=16 H=128" % length, text,
+                [h0, traj, up, xs, w], grad_fn(traj_t, h0_t, up))
+
+
+def case_scan():
+    return scan_case(64)
+
+
+def case_scan_256():
+    return scan_case(256)
 
 
 CASES = [case_matmul_512, case_matmul_1024,
          case_activation, case_layer_norm, case_rms_norm, case_group_norm,
+         case_layer_norm_gamma, case_layer_norm_beta, case_rms_norm_gamma,
+         case_gather, case_cumsum_short, case_cumsum_long,
          case_conv_weight, case_conv_input, case_conv_forward,
          case_conv_weight_s2, case_conv_input_s2, case_conv_forward_s2,
          case_conv_weight_dw, case_conv_input_dw, case_conv_forward_dw,
          case_max_pool, case_cross_entropy,
          case_fake_quantize, case_rope, case_attention, case_attention_key,
-         case_attention_value, case_attention_4096, case_scan]
+         case_attention_value, case_attention_4096, case_scan,
+         case_scan_256]
 
 
 PEAK_TEXT = """
@@ -500,6 +598,24 @@ def measure_peak():
         best = min(median_ms(lambda: m.f(x), 3) for _ in range(5))
         peaks[t] = flops / best / 1e6
     return peaks
+
+
+def measure_bandwidth():
+    """Copy (b -> a, 2 x 128 MB moved) and triad (a = b + 3c, 3 x 128 MB)
+    GB/s per thread count, by torch's copy_ and add(out=): single-pass,
+    vectorised, threaded kernels over buffers far larger than the caches.
+    Best of 5 medians, like the FMA peak."""
+    n = 32 * 1024 * 1024
+    a, b, c = (torch.ones(n) for _ in range(3))
+    copy, triad = {}, {}
+    for t in THREADS:
+        torch.set_num_threads(t)
+        ms = min(median_ms(lambda: a.copy_(b), 3) for _ in range(5))
+        copy[t] = 2 * 4 * n / ms / 1e6
+        ms = min(median_ms(lambda: torch.add(b, c, alpha=3.0, out=a), 3)
+                 for _ in range(5))
+        triad[t] = 3 * 4 * n / ms / 1e6
+    return copy, triad
 
 
 def blas_info():
@@ -564,10 +680,16 @@ def main():
     print("FMA peak (f32, rlx vector.fma kernel): " + ", ".join(
         "%d thread%s %.0f GFLOPS" % (t, "s" if t > 1 else "", peaks[t])
         for t in THREADS), flush=True)
+    copy_bw, triad_bw = measure_bandwidth()
+    print("memory bandwidth (torch copy_ / add(out=), 128 MB arrays): " +
+          ", ".join("%d thread%s copy %.1f GB/s triad %.1f GB/s"
+                    % (t, "s" if t > 1 else "", copy_bw[t], triad_bw[t])
+                    for t in THREADS), flush=True)
     cols = []
     for t in THREADS:
         cols += ["rlx ms %dT" % t, "torch ms %dT" % t, "torch/rlx %dT" % t,
-                 "GFLOPS %dT" % t, "%% peak %dT" % t]
+                 "GFLOPS %dT" % t, "%% peak %dT" % t, "GB/s %dT" % t,
+                 "%% copy %dT" % t]
     print("| case | " + " | ".join(cols) + " | rlx 2T/1T | JIT s | peak RSS MB |",
           flush=True)
     print("|---" * (len(cols) + 4) + "|", flush=True)
@@ -582,7 +704,8 @@ def main():
         for t in THREADS:
             rlx.set_num_threads(t)
             torch.set_num_threads(t)
-            check(case.name, m.f(*case.inputs), case.torch_fn()[0])
+            result = m.f(*case.inputs)
+            check(case.name, result, case.torch_fn()[0])
             rlx_ms[t] = median_ms(lambda: m.f(*case.inputs), case.runs)
             torch_ms = median_ms(case.torch_fn, case.runs)
             cells += ["%.3f" % rlx_ms[t], "%.3f" % torch_ms,
@@ -592,6 +715,12 @@ def main():
                 cells += ["%.0f" % gf, "%.0f%%" % (100 * gf / peaks[t])]
             else:
                 cells += ["", ""]
+            if case.flops:
+                cells += ["", ""]
+            else:
+                # Effective bandwidth: compulsory bytes / rlx time.
+                gbs = compulsory_bytes(case, result) / rlx_ms[t] / 1e6
+                cells += ["%.1f" % gbs, "%.0f%%" % (100 * gbs / copy_bw[t])]
         rss = "%.0f" % peak_rss_mb(make) if case.rss else ""
         print("| %s | %s | %.2f | %.1f | %s |" % (
             case.name, " | ".join(cells), rlx_ms[1] / rlx_ms[THREADS[-1]],

@@ -110,8 +110,9 @@ def inputs(rng, length, batch, dtype):
     return [a.astype(dtype) for a in (h0, x, g, w, dy)]
 
 
-# (length, K, dynamic batch?) per function; L = 300 is above the default
-# scan-unroll-max-length (256) and runs the loop forms.
+# (length, K, dynamic batch?) per function, compiled with
+# scan-unroll-max-length=256 (the default is 4): L = 5 runs the unrolled
+# forms, L = 300 the loop forms.
 CASES = [(1, 0, False), (1, 1, False), (5, 0, False), (5, 5, False),
          (5, 2, False), (5, 3, True), (5, 4, False), (300, 0, False),
          (300, 300, False), (300, 7, False), (300, 1, True)]
@@ -158,7 +159,7 @@ def main():
     rng = rt.rng(0)
     torch.set_default_dtype(torch.float64)
     for dtype in rt.DTYPES:
-        run_cases(rng, dtype, CASES)
+        run_cases(rng, dtype, CASES, options="scan-unroll-max-length=256")
     # The loop forms at a short length, checkpoints included.
     run_cases(rng, np.float64, [(5, 0, False), (5, 2, True), (5, 5, False)],
               options="scan-unroll-max-length=2", tag="loop ")

@@ -42,3 +42,29 @@ print("bitwise equal:", all(np.array_equal(p, q) for p, q in zip(one, two)))
 rlx.set_num_threads(0)  # back to the default (RLX_NUM_THREADS or the cores)
 print("default >= 1:", rlx.get_num_threads() >= 1)
 # CHECK: default >= 1: True
+
+# Row-fused memory-bound ops (rlx-fuse-rows): row blocks on threads, each
+# row's statistics computed by one thread, so bitwise equal too.
+rows = """
+func.func @ln(%x: tensor<1024x1024xf32>, %g: tensor<1024xf32>, %dy: tensor<1024x1024xf32>) -> tensor<1024x1024xf32> {
+  %r = rlx.layer_norm_backward_input %x, %g, %dy {axis = -1 : i64, eps = 1.0e-05 : f32} : tensor<1024x1024xf32>, tensor<1024xf32>, tensor<1024x1024xf32> -> tensor<1024x1024xf32>
+  return %r : tensor<1024x1024xf32>
+}
+func.func @ce(%l: tensor<1024x1000xf32>, %t: tensor<1024xi64>, %d: tensor<1024xf32>) -> tensor<1024x1000xf32> {
+  %r = rlx.softmax_cross_entropy_backward %l, %t, %d : tensor<1024x1000xf32>, tensor<1024xi64>, tensor<1024xf32> -> tensor<1024x1000xf32>
+  return %r : tensor<1024x1000xf32>
+}
+"""
+xs = g.standard_normal((1024, 1024)).astype(np.float32)
+gs = g.uniform(0.5, 1.5, 1024).astype(np.float32)
+dys = g.standard_normal((1024, 1024)).astype(np.float32)
+logits = g.standard_normal((1024, 1000)).astype(np.float32)
+labels = g.integers(0, 1000, 1024).astype(np.int64)
+dl = g.standard_normal(1024).astype(np.float32)
+m = rlx.compile(rows, num_threads=1)
+one = m.ln(xs, gs, dys), m.ce(logits, labels, dl)
+rlx.set_num_threads(2)
+two = m.ln(xs, gs, dys), m.ce(logits, labels, dl)
+print("rows bitwise equal:", all(np.array_equal(p, q) for p, q in zip(one, two)))
+# CHECK: rows bitwise equal: True
+rlx.set_num_threads(0)

@@ -1,4 +1,29 @@
-// RUN: rlx-opt %s --split-input-file --rlx-decompose-backward | FileCheck %s
+// RUN: rlx-opt %s --split-input-file --rlx-decompose-backward=max-pool-scatter=0 | FileCheck %s
+// RUN: rlx-opt %s --split-input-file --rlx-decompose-backward | FileCheck %s --check-prefix=SCATTER
+
+// Default (max-pool-scatter): one pass over the windows, one (n, c) plane per
+// scf.forall iteration; per window (ho, wo) a (kh, kw) loop takes the first
+// maximum (v > max or v is NaN, in-bounds positions only), then dy[ho, wo]
+// is added into the plane at that position. No argmax tensor.
+// SCATTER-LABEL: func.func @max_pool2d_backward
+// SCATTER-SAME: (%[[X:.+]]: tensor<?x3x8x8xf32>, %[[DY:.+]]: tensor<?x3x4x4xf32>)
+// SCATTER: %[[DX0:.+]] = linalg.fill
+// SCATTER: %[[DX:.+]] = scf.forall (%[[N:.+]], %[[C:.+]]) in (%{{.+}}, 3) shared_outs(%[[OUT:.+]] = %[[DX0]])
+// SCATTER: %[[PLANE:.+]] = tensor.extract_slice %[[OUT]][%[[N]], %[[C]], 0, 0] [1, 1, 8, 8] [1, 1, 1, 1] : tensor<?x3x8x8xf32> to tensor<8x8xf32>
+// SCATTER: scf.for %[[HO:[a-z0-9_]+]] = {{.+}} iter_args(%{{.+}} = %[[PLANE]]) -> (tensor<8x8xf32>)
+// SCATTER: scf.for %[[WO:[a-z0-9_]+]] = {{.+}} -> (tensor<8x8xf32>)
+// SCATTER: scf.for {{.+}} -> (f32, index, index, i1)
+// SCATTER: scf.for {{.+}} -> (f32, index, index, i1)
+// SCATTER: tensor.extract %[[X]][%[[N]], %[[C]],
+// SCATTER: arith.cmpf ogt
+// SCATTER: arith.cmpf uno
+// SCATTER: scf.if
+// SCATTER: tensor.extract %[[DY]][%[[N]], %[[C]], %[[HO]], %[[WO]]]
+// SCATTER: arith.addf
+// SCATTER: tensor.insert
+// SCATTER: tensor.parallel_insert_slice %{{.+}} into %[[OUT]][%[[N]], %[[C]], 0, 0] [1, 1, 8, 8]
+// SCATTER-NOT: linalg.generic
+// SCATTER: return %[[DX]]
 
 // Dynamic batch, overlapping 3x3 windows, stride 2, padding 1.
 // Generic 1 over (n, c, ho, wo, kh, kw): per window the max and its argmax

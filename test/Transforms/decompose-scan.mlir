@@ -1,4 +1,4 @@
-// RUN: rlx-opt %s --split-input-file --rlx-decompose-backward='ops=rlx.scan_backward,rlx.scan_backward_xs' | FileCheck %s
+// RUN: rlx-opt %s --split-input-file --rlx-decompose-backward='ops=rlx.scan_backward,rlx.scan_backward_xs scan-unroll-max-length=8' | FileCheck %s
 
 // Unrolled walk t = 2, 1, 0 (L = 3 <= scan-unroll-max-length): one clone of
 // body_vjp per step, carry c_{t-1} = trajectory[t-1] (init at t = 0),

@@ -42,10 +42,17 @@ def RlxDecomposeBackward : Pass<"rlx-decompose-backward"> {
            /*default=*/"256",
            "Longest static axis for which cumsum_backward uses a triangular "
            "ones-matrix matmul; longer or dynamic axes use an O(L) scan">,
+    // Compile time grows with the number of clones of the body (each step's
+    // matmuls become micro-kernels, then LLVM -O3 sees them all): a 16x128
+    // RNN step took 5 s in rlx-opt alone at L = 64 unrolled, 0.5 s as a
+    // loop at L = 256, and the loop ran as fast as the unrolled form
+    // (bench.py scan rows), so only very short scans are unrolled.
     Option<"scanUnrollMaxLength", "scan-unroll-max-length", "int64_t",
-           /*default=*/"256",
+           /*default=*/"4",
            "Longest scan that scan_backward unrolls; longer or dynamic "
-           "lengths use an scf.for loop">,
+           "lengths use an scf.for loop. Unrolling gives static slice offsets "
+           "but costs compile time linear in the length (seconds per few "
+           "dozen steps of a matmul body) and measured no run-time gain">,
     Option<"im2colMaxElements", "im2col-max-elements", "int64_t",
            /*default=*/"0",
            "Cap on the im2col buffer of conv2d_backward_weight, in elements; "
@@ -59,6 +66,11 @@ def RlxDecomposeBackward : Pass<"rlx-decompose-backward"> {
            /*default=*/"true",
            "attention_backward one (batch, head) at a time (an scf.for "
            "nest), so the [Sq, Sk] temporaries exist for one head only">,
+    Option<"maxPoolScatter", "max-pool-scatter", "bool", /*default=*/"true",
+           "max_pool2d_backward as one pass over the windows (an scf.forall "
+           "over the (n, c) planes) that adds dy into dx at each window's "
+           "argmax, instead of an argmax tensor of every window and a "
+           "gather-sum over the positions">,
   ];
   let dependentDialects = [
     "::mlir::arith::ArithDialect", "::mlir::linalg::LinalgDialect",
@@ -191,6 +203,41 @@ def RlxCheckShapes : Pass<"rlx-check-shapes"> {
   let dependentDialects = [
     "::mlir::affine::AffineDialect", "::mlir::arith::ArithDialect",
     "::mlir::cf::ControlFlowDialect", "::mlir::index::IndexDialect",
+    "::mlir::scf::SCFDialect", "::mlir::tensor::TensorDialect"
+  ];
+}
+
+def RlxFuseRows : Pass<"rlx-fuse-rows"> {
+  let summary = "Fuse row statistics and their elementwise tail into one "
+                "pass per block of rows";
+  let description = [{
+    For every all-parallel linalg op on tensors that reads the result of a
+    linalg reduction (directly or through other linalg ops) through a
+    projection of its loops (the row statistics of a norm, softmax or
+    cross-entropy gradient), tiles it along those row dims and fuses every
+    linalg producer into the tile (`scf::tileConsumerAndFuseProducersUsingSCF`):
+    the statistics of a block of rows, the per-row generic and the
+    elementwise tail then run back to back on data in cache, one pass over
+    memory instead of one per op. Large groups are an `scf.forall` (threads),
+    small ones an `scf.for`. Reductions are not split: a result is bitwise
+    the same for any thread count. The combining `arith.addf`/`mulf` of
+    every reduction generic are marked `reassoc` so that LLVM vectorizes the
+    reduction loops.
+  }];
+  let options = [
+    Option<"rowTileElements", "row-tile-elements", "int64_t",
+           /*default=*/"4096",
+           "Elements per row block: rows shorter than this share a tile (a "
+           "divisor of the static row count), so a block of x and dy stays "
+           "in L1">,
+    Option<"reassociate", "reassociate-reductions", "bool",
+           /*default=*/"true",
+           "Mark the combiners of reductions reassoc so that LLVM vectorizes "
+           "them (the summation order changes, but not with the thread "
+           "count)">,
+  ];
+  let dependentDialects = [
+    "::mlir::arith::ArithDialect", "::mlir::linalg::LinalgDialect",
     "::mlir::scf::SCFDialect", "::mlir::tensor::TensorDialect"
   ];
 }

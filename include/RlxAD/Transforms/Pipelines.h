@@ -27,6 +27,8 @@ struct RlxPipelineOptions : public PassPipelineOptions<RlxPipelineOptions> {
 #define RLX_OPTIMIZE_CONTRACTIONS_OPTION(Field, Arg)                           \
   RLX_PIPELINE_PASS_OPTION(RlxOptimizeContractions,                            \
                            "rlx-optimize-contractions", Field, Arg)
+#define RLX_FUSE_ROWS_OPTION(Field, Arg)                                       \
+  RLX_PIPELINE_PASS_OPTION(RlxFuseRows, "rlx-fuse-rows", Field, Arg)
 #include "RlxAD/Transforms/PassOptions.def"
 #undef RLX_PIPELINE_PASS_OPTION
 
@@ -35,6 +37,7 @@ struct RlxPipelineOptions : public PassPipelineOptions<RlxPipelineOptions> {
   RlxDecomposeBackwardOptions decomposeBackwardOptions() const;
   RlxLowerToLinalgOptions lowerToLinalgOptions() const;
   RlxOptimizeContractionsOptions optimizeContractionsOptions() const;
+  RlxFuseRowsOptions fuseRowsOptions() const;
 
   //===--------------------------------------------------------------------===//
   // Stages of rlx-to-llvm after rlx-to-linalg.
@@ -73,6 +76,13 @@ struct RlxPipelineOptions : public PassPipelineOptions<RlxPipelineOptions> {
       llvm::cl::desc("rlx-to-llvm: tile, vectorize and parallelize linalg "
                      "contractions into register-blocked micro-kernels "
                      "(rlx-optimize-contractions)"),
+      llvm::cl::init(true)};
+  PassOptions::Option<bool> fuseRows{
+      *this, "fuse-rows",
+      llvm::cl::desc("rlx-to-llvm: fuse row reductions (norm, softmax, "
+                     "cross-entropy statistics) and the elementwise ops that "
+                     "read them into one loop over row blocks, and vectorize "
+                     "reductions (rlx-fuse-rows)"),
       llvm::cl::init(true)};
   PassOptions::Option<bool> threads{
       *this, "threads",

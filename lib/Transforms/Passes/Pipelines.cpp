@@ -74,6 +74,13 @@ RlxPipelineOptions::optimizeContractionsOptions() const {
   return options;
 }
 
+RlxFuseRowsOptions RlxPipelineOptions::fuseRowsOptions() const {
+  RlxFuseRowsOptions options;
+#define RLX_FUSE_ROWS_OPTION(Field, Arg) options.Field = Field;
+#include "RlxAD/Transforms/PassOptions.def"
+  return options;
+}
+
 void mlir::rlx::buildRlxToLinalgPipeline(OpPassManager &pm,
                                          const RlxPipelineOptions &options) {
   pm.addPass(createRlxGrad()); // functions marked rlx.grad, if any
@@ -98,6 +105,14 @@ void mlir::rlx::buildRlxToLLVMPipeline(OpPassManager &pm,
   if (options.optimizeContractions)
     pm.addPass(
         createRlxOptimizeContractions(options.optimizeContractionsOptions()));
+  if (options.fuseRows) {
+    pm.addPass(createRlxFuseRows(options.fuseRowsOptions()));
+    // A producer read through several of its results is fused once per
+    // result; CSE merges the copies, canonicalization folds the slices of
+    // fills and empties.
+    pm.addPass(createCSEPass());
+    pm.addPass(createCanonicalizerPass());
+  }
   if (options.loopOrder)
     pm.addPass(createRlxLoopOrder());
   if (options.emitCInterface)

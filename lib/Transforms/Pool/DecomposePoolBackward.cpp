@@ -18,6 +18,10 @@
 // Both read their gathered operands with tensor.extract at clamped indices
 // and select the value away where the index was out of range.
 //
+// With max-pool-scatter (the default) it is instead one pass over the
+// windows that adds dy at each window's argmax (buildMaxPoolScatter): loops
+// whose IR does not depend on the sizes either, reading x and dy once.
+//
 //===----------------------------------------------------------------------===//
 #include "Common/Builders.h"
 #include "Common/PatternGlue.h"
@@ -25,12 +29,144 @@
 
 #include "RlxAD/Dialect/Rlx/IR/RlxPoolOps.h"
 #include "mlir/Dialect/Arith/IR/Arith.h"
+#include "mlir/Dialect/Arith/Utils/Utils.h"
+#include "mlir/Dialect/SCF/IR/SCF.h"
 #include "mlir/Dialect/Tensor/IR/Tensor.h"
 
 #include <limits>
 
 using namespace mlir;
 using namespace mlir::rlx;
+
+/// dx by one pass over the windows (max-pool-scatter): an scf.forall over
+/// the (n, c) planes (one thread per plane, so a result does not depend on
+/// the thread count), and in each plane
+///
+///   for ho, wo:                                 windows in row-major order
+///     (m, bh, bw, found) = first max of the window (the rule below),
+///                          a loop over (kh, kw) on scalars
+///     if found: dx[bh, bw] += dy[ho, wo]
+///
+/// Every position receives its windows' dy in ascending (ho, wo) order, as
+/// PyTorch accumulates, so the sums are the gather form's bit for bit. No
+/// argmax of every window is kept, and x and dy are read once.
+static Value buildMaxPoolScatter(RewriterBase &rewriter,
+                                 MaxPool2dBackwardOp op) {
+  ArrayRef<int64_t> kernel = op.getKernelSize(), stride = op.getStride(),
+                    padding = op.getPadding(), dilation = op.getDilation();
+  Location loc = op.getLoc();
+  Value x = op.getX(), dy = op.getDy();
+  auto xType = cast<RankedTensorType>(x.getType());
+  Type e = xType.getElementType();
+  IndexMath top{rewriter, loc};
+  auto dim = [&](Value v, int64_t i) -> OpFoldResult {
+    return linalg::createFoldedDimOp(rewriter, loc, v, i);
+  };
+  OpFoldResult batch = dim(x, 0), channels = dim(x, 1), height = dim(x, 2),
+               width = dim(x, 3);
+  Value heightV = getValueOrCreateConstantIndexOp(rewriter, loc, height);
+  Value widthV = getValueOrCreateConstantIndexOp(rewriter, loc, width);
+  Value outHeight = linalg::createOrFoldDimOp(rewriter, loc, dy, 2);
+  Value outWidth = linalg::createOrFoldDimOp(rewriter, loc, dy, 3);
+  Value c0 = top.c(0), c1 = top.c(1);
+  Value kH = top.c(kernel[0]), kW = top.c(kernel[1]);
+  Value dxInit = filledLike(rewriter, loc, x, 0.0);
+
+  auto forall = scf::ForallOp::create(rewriter, loc,
+                                      ArrayRef<OpFoldResult>{batch, channels},
+                                      ValueRange{dxInit}, std::nullopt);
+  Value n = forall.getInductionVars()[0], c = forall.getInductionVars()[1];
+  Value out = forall.getRegionIterArgs()[0];
+  rewriter.setInsertionPoint(forall.getTerminator());
+  OpFoldResult zero = rewriter.getIndexAttr(0), one = rewriter.getIndexAttr(1);
+  SmallVector<OpFoldResult> offsets{n, c, zero, zero},
+      sizes{one, one, height, width}, strides(4, one);
+  auto planeType =
+      RankedTensorType::get({xType.getDimSize(2), xType.getDimSize(3)}, e);
+  Value plane = tensor::ExtractSliceOp::create(rewriter, loc, planeType, out,
+                                               offsets, sizes, strides);
+  Value negInf = arith::ConstantOp::create(
+      rewriter, loc, e,
+      rewriter.getFloatAttr(e, -std::numeric_limits<double>::infinity()));
+  Value falseV = arith::ConstantIntOp::create(rewriter, loc, 0, 1);
+
+  auto rows = scf::ForOp::create(
+      rewriter, loc, c0, outHeight, c1, ValueRange{plane},
+      [&](OpBuilder &b, Location l, Value ho, ValueRange rowArgs) {
+        auto cols = scf::ForOp::create(
+            b, l, c0, outWidth, c1, rowArgs,
+            [&](OpBuilder &b, Location l, Value wo, ValueRange colArgs) {
+              IndexMath m{b, l};
+              Value originH = m.sub(m.mul(ho, m.c(stride[0])), m.c(padding[0]));
+              Value originW = m.sub(m.mul(wo, m.c(stride[1])), m.c(padding[1]));
+              // PyTorch's sequential rule in row-major (kh, kw) order: take
+              // v when nothing is taken yet, or v > max, or v is NaN (the
+              // later NaN wins); padded positions are skipped.
+              auto khLoop = scf::ForOp::create(
+                  b, l, m.c(0), kH, m.c(1),
+                  ValueRange{negInf, m.c(0), m.c(0), falseV},
+                  [&](OpBuilder &b, Location l, Value kh, ValueRange hArgs) {
+                    auto kwLoop = scf::ForOp::create(
+                        b, l, IndexMath{b, l}.c(0), kW, IndexMath{b, l}.c(1),
+                        hArgs,
+                        [&](OpBuilder &b, Location l, Value kw,
+                            ValueRange acc) {
+                          IndexMath m{b, l};
+                          Value h = m.add(originH, m.mul(kh, m.c(dilation[0])));
+                          Value w = m.add(originW, m.mul(kw, m.c(dilation[1])));
+                          Value inBounds = m.both(m.inRange(h, heightV),
+                                                  m.inRange(w, widthV));
+                          Value v = tensor::ExtractOp::create(
+                              b, l, x,
+                              ValueRange{n, c, m.select(inBounds, h, m.c(0)),
+                                         m.select(inBounds, w, m.c(0))});
+                          Value greater = arith::CmpFOp::create(
+                              b, l, arith::CmpFPredicate::OGT, v, acc[0]);
+                          Value isNan = arith::CmpFOp::create(
+                              b, l, arith::CmpFPredicate::UNO, v, v);
+                          Value notFound = arith::XOrIOp::create(
+                              b, l, acc[3],
+                              arith::ConstantIntOp::create(b, l, 1, 1));
+                          Value take = m.both(
+                              inBounds,
+                              m.either(notFound, m.either(greater, isNan)));
+                          scf::YieldOp::create(
+                              b, l,
+                              ValueRange{m.select(take, v, acc[0]),
+                                         m.select(take, h, acc[1]),
+                                         m.select(take, w, acc[2]),
+                                         m.either(acc[3], inBounds)});
+                        });
+                    scf::YieldOp::create(b, l, kwLoop.getResults());
+                  });
+              Value bh = khLoop.getResult(1), bw = khLoop.getResult(2);
+              Value found = khLoop.getResult(3);
+              Value acc = colArgs[0];
+              auto add = scf::IfOp::create(
+                  b, l, found,
+                  [&](OpBuilder &b, Location l) {
+                    Value g = tensor::ExtractOp::create(
+                        b, l, dy, ValueRange{n, c, ho, wo});
+                    Value cur = tensor::ExtractOp::create(b, l, acc,
+                                                          ValueRange{bh, bw});
+                    Value sum = arith::AddFOp::create(b, l, cur, g);
+                    Value next = tensor::InsertOp::create(b, l, sum, acc,
+                                                          ValueRange{bh, bw});
+                    scf::YieldOp::create(b, l, next);
+                  },
+                  [&](OpBuilder &b, Location l) {
+                    scf::YieldOp::create(b, l, acc);
+                  });
+              scf::YieldOp::create(b, l, add.getResults());
+            });
+        scf::YieldOp::create(b, l, cols.getResults());
+      });
+  rewriter.setInsertionPointToStart(forall.getTerminator().getBody());
+  tensor::ParallelInsertSliceOp::create(rewriter, loc, rows.getResult(0), out,
+                                        offsets, sizes, strides);
+  rewriter.setInsertionPointAfter(forall);
+  return forall.getResult(0);
+}
 
 /// dx[n,c,h,w] = sum of dy[n,c,ho,wo] over the windows (ho, wo) whose argmax
 /// is (h, w). The argmax of window (ho, wo) is the position (ho*sH - pH + kh,
@@ -40,7 +176,9 @@ using namespace mlir::rlx;
 /// skipped.
 static FailureOr<SmallVector<Value>>
 decomposeMaxPool2dBackward(RewriterBase &rewriter, MaxPool2dBackwardOp op,
-                           const DecompositionOptions &) {
+                           const DecompositionOptions &options) {
+  if (options.maxPoolScatter)
+    return SmallVector<Value>{buildMaxPoolScatter(rewriter, op)};
   ArrayRef<int64_t> kernel = op.getKernelSize(), stride = op.getStride(),
                     padding = op.getPadding(), dilation = op.getDilation();
 

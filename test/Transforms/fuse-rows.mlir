@@ -1,0 +1,99 @@
+// RUN: rlx-opt %s --split-input-file --rlx-to-linalg --rlx-fuse-rows --cse --canonicalize | FileCheck %s
+// RUN: rlx-opt %s --split-input-file --rlx-to-linalg --rlx-fuse-rows='reassociate-reductions=0' | FileCheck %s --check-prefix=NOREASSOC
+
+// layer_norm_backward_input: one scf.forall over blocks of 4 rows (4 x 1024
+// = row-tile-elements) holding both statistic passes (sum(x), then the
+// three fused sums), the per-row generic and the elementwise tail, all on
+// [4, 1024] / [4] tiles; the reduction combiners are reassoc. Nothing runs
+// over the whole tensor outside the loop.
+// CHECK-LABEL: func.func @layer_norm
+// CHECK-NOT: linalg.generic
+// CHECK: scf.forall (%[[I:.+]]) = (0) to (4096) step (4)
+// CHECK: %[[X:.+]] = tensor.extract_slice %arg0[%[[I]], 0] [4, 1024] [1, 1]
+// CHECK: %[[DY:.+]] = tensor.extract_slice %arg2[%[[I]], 0] [4, 1024] [1, 1]
+// CHECK: linalg.generic {{.*}}iterator_types = ["parallel", "reduction"]{{.*}} ins(%[[X]] : tensor<4x1024xf32>) outs(%{{.+}} : tensor<4xf32>)
+// CHECK: arith.addf %{{.+}}, %{{.+}} fastmath<reassoc> : f32
+// CHECK: linalg.generic {{.*}}iterator_types = ["parallel", "reduction"]{{.*}} ins(%[[X]], %arg1, %[[DY]], %{{.+}} : tensor<4x1024xf32>, tensor<1024xf32>, tensor<4x1024xf32>, tensor<4xf32>)
+// CHECK-COUNT-3: fastmath<reassoc>
+// CHECK: linalg.generic {{.*}}iterator_types = ["parallel"]
+// CHECK: } -> (tensor<4xf32>, tensor<4xf32>, tensor<4xf32>, tensor<4xf32>)
+// CHECK: %[[DX:.+]] = linalg.generic {{.*}}iterator_types = ["parallel", "parallel"]{{.*}} ins(%[[X]], %arg1, %[[DY]], {{.*}}) outs(%{{.+}} : tensor<4x1024xf32>)
+// CHECK: scf.forall.in_parallel
+// CHECK-NEXT: tensor.parallel_insert_slice %[[DX]]
+// CHECK-NOT: linalg.generic
+// CHECK: return
+// NOREASSOC-LABEL: func.func @layer_norm
+// NOREASSOC: scf.forall
+// NOREASSOC-NOT: fastmath
+// NOREASSOC: return
+func.func @layer_norm(%x: tensor<4096x1024xf32>, %g: tensor<1024xf32>, %dy: tensor<4096x1024xf32>) -> tensor<4096x1024xf32> {
+  %r = rlx.layer_norm_backward_input %x, %g, %dy {axis = -1 : i64, eps = 1.0e-05 : f32} : tensor<4096x1024xf32>, tensor<1024xf32>, tensor<4096x1024xf32> -> tensor<4096x1024xf32>
+  return %r : tensor<4096x1024xf32>
+}
+
+// -----
+
+// group_norm_backward_input: the statistics are per (n, g) of the
+// [N, G, C/G, H, W] view: one (n, g) group (2 x 56 x 56 elements, more than
+// row-tile-elements) per iteration.
+// CHECK-LABEL: func.func @group_norm
+// CHECK-NOT: linalg.generic
+// CHECK: scf.forall (%{{.+}}, %{{.+}}) in (8, 32)
+// CHECK: linalg.generic {{.*}}iterator_types = ["parallel", "parallel", "reduction", "reduction", "reduction"]
+// CHECK: } -> tensor<1x1xf32>
+// CHECK: linalg.generic {{.*}}iterator_types = ["parallel", "parallel", "reduction", "reduction", "reduction"]
+// CHECK: } -> (tensor<1x1xf32>, tensor<1x1xf32>, tensor<1x1xf32>)
+// CHECK: linalg.generic {{.*}}iterator_types = ["parallel", "parallel", "parallel", "parallel", "parallel"]
+// CHECK: } -> tensor<1x1x2x56x56xf32>
+// CHECK: scf.forall.in_parallel
+// CHECK-NOT: linalg.generic
+// CHECK: return
+func.func @group_norm(%x: tensor<8x64x56x56xf32>, %g: tensor<64xf32>, %b: tensor<64xf32>, %dy: tensor<8x64x56x56xf32>) -> tensor<8x64x56x56xf32> {
+  %r = rlx.group_norm_backward_input %x, %g, %b, %dy {num_groups = 32 : i64, eps = 1.0e-05 : f32} : tensor<8x64x56x56xf32>, tensor<64xf32>, tensor<64xf32>, tensor<8x64x56x56xf32> -> tensor<8x64x56x56xf32>
+  return %r : tensor<8x64x56x56xf32>
+}
+
+// -----
+
+// softmax_cross_entropy_backward: max and sum-of-exp per row, then dlogits,
+// in one loop over blocks of 4 rows.
+// CHECK-LABEL: func.func @cross_entropy
+// CHECK-NOT: linalg.generic
+// CHECK: scf.forall (%{{.+}}) = (0) to (4096) step (4)
+// CHECK: linalg.generic {{.*}}iterator_types = ["parallel", "reduction"]
+// CHECK: linalg.generic {{.*}}iterator_types = ["parallel", "reduction"]
+// CHECK: linalg.generic {{.*}}iterator_types = ["parallel", "parallel"]
+// CHECK: } -> tensor<4x1000xf32>
+// CHECK: scf.forall.in_parallel
+// CHECK-NOT: linalg.generic
+// CHECK: return
+func.func @cross_entropy(%l: tensor<4096x1000xf32>, %t: tensor<4096xi64>, %d: tensor<4096xf32>) -> tensor<4096x1000xf32> {
+  %r = rlx.softmax_cross_entropy_backward %l, %t, %d : tensor<4096x1000xf32>, tensor<4096xi64>, tensor<4096xf32> -> tensor<4096x1000xf32>
+  return %r : tensor<4096x1000xf32>
+}
+
+// -----
+
+// Small groups (fewer than 2^20 elements) are an scf.for: no fork/join.
+// Rows of 16 share a tile of 256 rows (4096 elements).
+// CHECK-LABEL: func.func @small
+// CHECK-NOT: scf.forall
+// CHECK: scf.for %{{.+}} = %c0 to %c512 step %c256
+// CHECK-NOT: scf.forall
+// CHECK: return
+func.func @small(%x: tensor<512x16xf32>, %g: tensor<16xf32>, %dy: tensor<512x16xf32>) -> tensor<512x16xf32> {
+  %r = rlx.layer_norm_backward_input %x, %g, %dy {axis = -1 : i64, eps = 1.0e-05 : f32} : tensor<512x16xf32>, tensor<16xf32>, tensor<512x16xf32> -> tensor<512x16xf32>
+  return %r : tensor<512x16xf32>
+}
+
+// -----
+
+// A dynamic row count: one row per tile, threads.
+// CHECK-LABEL: func.func @dynamic
+// CHECK: scf.forall (%{{.+}}) in (%{{.+}})
+// CHECK: tensor<1x16xf32>
+// CHECK: return
+func.func @dynamic(%x: tensor<?x16xf32>, %g: tensor<16xf32>, %dy: tensor<?x16xf32>) -> tensor<?x16xf32> {
+  %r = rlx.layer_norm_backward_input %x, %g, %dy {axis = -1 : i64, eps = 1.0e-05 : f32} : tensor<?x16xf32>, tensor<16xf32>, tensor<?x16xf32> -> tensor<?x16xf32>
+  return %r : tensor<?x16xf32>
+}
