@@ -25,6 +25,11 @@ typedef enum RlxDType {
   RLX_F64 = 1,
   RLX_I32 = 2,
   RLX_I64 = 3,
+  /* IEEE half (numpy float16). */
+  RLX_F16 = 4,
+  /* bfloat16: the upper 16 bits of an f32, stored as uint16_t (numpy has no
+   * bf16 dtype; Python passes and returns numpy uint16 arrays). */
+  RLX_BF16 = 5,
 } RlxDType;
 
 /// A dense, row-major (C order) tensor. Inputs are borrowed; outputs are

@@ -92,7 +92,7 @@ extern "C" int rlxModuleCall(RlxModule *module, const char *function,
   std::vector<TensorView> views;
   for (size_t i = 0; i < numInputs; ++i) {
     const RlxTensor &t = inputs[i];
-    if (t.dtype < RLX_F32 || t.dtype > RLX_I64 || t.rank < 0 ||
+    if (t.dtype < RLX_F32 || t.dtype > RLX_BF16 || t.rank < 0 ||
         (t.rank > 0 && !t.shape)) {
       setError(error, "rlxModuleCall: input #" + std::to_string(i) +
                           " has an invalid dtype, rank or shape pointer");

@@ -91,9 +91,15 @@ llvm::Expected<Tensor> rlx::runtime::readNpy(llvm::StringRef path) {
     t.dtype = DType::I32;
   else if (*descr == "'<i8'")
     t.dtype = DType::I64;
+  else if (*descr == "'<f2'")
+    t.dtype = DType::F16;
+  // numpy has no bf16 dtype: bf16 arrays travel as the uint16 bit patterns.
+  else if (*descr == "'<u2'")
+    t.dtype = DType::BF16;
   else
     return npyError(path, "unsupported dtype " + *descr +
-                              " (little-endian f4, f8, i4 or i8 only)");
+                              " (little-endian f4, f8, i4, i8, f2, or u2 "
+                              "holding bf16 only)");
   if (*fortran != "False")
     return npyError(path, "Fortran-order arrays are not supported");
 
@@ -141,7 +147,9 @@ llvm::Error rlx::runtime::writeNpy(llvm::StringRef path, const Tensor &tensor) {
   std::string descr = tensor.dtype == DType::F32   ? "<f4"
                       : tensor.dtype == DType::F64 ? "<f8"
                       : tensor.dtype == DType::I32 ? "<i4"
-                                                   : "<i8";
+                      : tensor.dtype == DType::I64 ? "<i8"
+                      : tensor.dtype == DType::F16 ? "<f2"
+                                                   : "<u2"; // bf16 bits
   // Python tuple syntax: (), (n,), (a, b, ...).
   std::string shape = "(";
   for (size_t i = 0; i < tensor.shape.size(); ++i)

@@ -53,7 +53,18 @@ using llvm::StringRef;
 #endif
 
 size_t rlx::runtime::dtypeSize(DType dtype) {
-  return dtype == DType::F64 || dtype == DType::I64 ? 8 : 4;
+  switch (dtype) {
+  case DType::F64:
+  case DType::I64:
+    return 8;
+  case DType::F16:
+  case DType::BF16:
+    return 2;
+  case DType::F32:
+  case DType::I32:
+    return 4;
+  }
+  return 4;
 }
 
 const char *rlx::runtime::dtypeName(DType dtype) {
@@ -66,6 +77,10 @@ const char *rlx::runtime::dtypeName(DType dtype) {
     return "i32";
   case DType::I64:
     return "i64";
+  case DType::F16:
+    return "f16";
+  case DType::BF16:
+    return "bf16";
   }
   return "?";
 }
@@ -103,6 +118,10 @@ static std::optional<TensorType> toTensorType(mlir::Type type) {
     dtype = DType::I32;
   else if (e.isSignlessInteger(64))
     dtype = DType::I64;
+  else if (e.isF16())
+    dtype = DType::F16;
+  else if (e.isBF16())
+    dtype = DType::BF16;
   else
     return std::nullopt;
   TensorType t{dtype, {}};
@@ -123,7 +142,8 @@ static FunctionSignature signatureOf(mlir::func::FuncOp func) {
         if (sig.supported) {
           llvm::raw_string_ostream os(sig.why);
           os << what << " #" << i << " has type " << type
-             << "; the runtime passes ranked tensors of f32, f64, i32 or i64";
+             << "; the runtime passes ranked tensors of f32, f64, i32, i64, "
+                "f16 or bf16";
         }
         sig.supported = false;
         continue;

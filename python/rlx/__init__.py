@@ -41,8 +41,13 @@ class RlxError(RuntimeError):
     errors carry `file:line:col: error: ...` of the MLIR source)."""
 
 
+# numpy dtype -> RlxDType. numpy has no bfloat16: bf16 tensors are passed and
+# returned as uint16 arrays of their bit patterns (the upper half of an f32;
+# e.g. (a.astype(np.float32).view(np.uint32) >> 16).astype(np.uint16)
+# truncates, torch's .to(torch.bfloat16).view(torch.int16) rounds).
 _DTYPES = {np.dtype(np.float32): 0, np.dtype(np.float64): 1,
-           np.dtype(np.int32): 2, np.dtype(np.int64): 3}
+           np.dtype(np.int32): 2, np.dtype(np.int64): 3,
+           np.dtype(np.float16): 4, np.dtype(np.uint16): 5}
 _NP_OF = {v: k for k, v in _DTYPES.items()}
 _MLIR_DTYPES = {"f32": np.dtype(np.float32), "f64": np.dtype(np.float64),
                 "i32": np.dtype(np.int32), "i64": np.dtype(np.int64)}

@@ -95,6 +95,13 @@ def check(op, got, want, dtype=None, label=""):
     _record(op, dtype.name, rel_error(got, want), TOLERANCE[dtype], label)
 
 
+def check_tolerance(op, key, got, want, tol, label=""):
+    """Compares `got` with `want` (both already as f64 values) at an explicit
+    tolerance, recorded under the column `key` (test_lowprec.py: "bf16 f32",
+    "f16 torch", ...; its tolerance table is the one place for those)."""
+    _record(op, key, rel_error(got, want), tol, label)
+
+
 def numeric_vjp(f, inputs, wrt, dy, step=FD_STEP):
     """Central-difference d/d inputs[wrt] of sum(f(*inputs) * dy) (f64)."""
     x = np.array(inputs[wrt], dtype=np.float64)
@@ -126,8 +133,8 @@ def finish():
     total = sum(e["cases"] for e in _stats.values())
     print("numerics %s: %d cases, %d failures" % (name, total, len(_failures)))
     for op, e in _stats.items():
-        cols = " ".join("%s=%.2e" % (k, e[k]) for k in ("float32", "float64", "fd")
-                        if k in e)
+        cols = " ".join("%s=%.2e" % (k, v) for k, v in e.items()
+                        if k != "cases")
         print("  %-40s cases=%-4d %s" % (op, e["cases"], cols))
     out_dir = os.environ.get("RLX_NUMERICS_REPORT_DIR")
     if out_dir:

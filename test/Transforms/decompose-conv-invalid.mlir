@@ -29,8 +29,8 @@ func.func @input_dynamic_result_strided(%dy: tensor<2x4x3x6xf32>, %w: tensor<?x3
 
 // -----
 
-func.func @input_bf16(%dy: tensor<2x4x6x6xbf16>, %w: tensor<4x3x3x3xbf16>) -> tensor<2x3x8x8xbf16> {
-  // expected-error@+1 {{could not decompose 'rlx.conv2d_backward_input': element type 'bf16' is not supported (only f32 and f64)}}
-  %dx = rlx.conv2d_backward_input %dy, %w : tensor<2x4x6x6xbf16>, tensor<4x3x3x3xbf16> -> tensor<2x3x8x8xbf16>
-  return %dx : tensor<2x3x8x8xbf16>
+func.func @input_f8E5M2(%dy: tensor<2x4x6x6xf8E5M2>, %w: tensor<4x3x3x3xf8E5M2>) -> tensor<2x3x8x8xf8E5M2> {
+  // expected-error@+1 {{could not decompose 'rlx.conv2d_backward_input': element type 'f8E5M2' is not supported (only f32, f64, bf16 and f16)}}
+  %dx = rlx.conv2d_backward_input %dy, %w : tensor<2x4x6x6xf8E5M2>, tensor<4x3x3x3xf8E5M2> -> tensor<2x3x8x8xf8E5M2>
+  return %dx : tensor<2x3x8x8xf8E5M2>
 }

@@ -2,8 +2,8 @@
 
 // Any dim may be dynamic; element types other than f32/f64 are rejected.
 
-func.func @conv_f16(%x: tensor<2x3x8x8xf16>, %w: tensor<4x3x3x3xf16>) -> tensor<2x4x6x6xf16> {
-  // expected-error@+1 {{could not lower 'rlx.conv2d': element type 'f16' is not supported (only f32 and f64)}}
-  %y = rlx.conv2d %x, %w : tensor<2x3x8x8xf16>, tensor<4x3x3x3xf16> -> tensor<2x4x6x6xf16>
-  return %y : tensor<2x4x6x6xf16>
+func.func @conv_f8E4M3FN(%x: tensor<2x3x8x8xf8E4M3FN>, %w: tensor<4x3x3x3xf8E4M3FN>) -> tensor<2x4x6x6xf8E4M3FN> {
+  // expected-error@+1 {{could not lower 'rlx.conv2d': element type 'f8E4M3FN' is not supported (only f32, f64, bf16 and f16)}}
+  %y = rlx.conv2d %x, %w : tensor<2x3x8x8xf8E4M3FN>, tensor<4x3x3x3xf8E4M3FN> -> tensor<2x4x6x6xf8E4M3FN>
+  return %y : tensor<2x4x6x6xf8E4M3FN>
 }

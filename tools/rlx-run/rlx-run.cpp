@@ -14,6 +14,7 @@
 #include "RlxAD/Runtime/Npy.h"
 #include "RlxAD/Runtime/Runtime.h"
 
+#include "llvm/ADT/APFloat.h"
 #include "llvm/Support/CommandLine.h"
 #include "llvm/Support/Format.h"
 #include "llvm/Support/InitLLVM.h"
@@ -90,6 +91,18 @@ static void summarise(const Tensor &t, size_t index) {
     case DType::I64:
       llvm::outs() << " " << static_cast<const int64_t *>(t.data)[i];
       break;
+    case DType::F16:
+    case DType::BF16: {
+      llvm::APFloat v(
+          t.dtype == DType::F16 ? llvm::APFloat::IEEEhalf()
+                                : llvm::APFloat::BFloat(),
+          llvm::APInt(16, static_cast<const uint16_t *>(t.data)[i]));
+      bool lost;
+      v.convert(llvm::APFloat::IEEEdouble(), llvm::APFloat::rmNearestTiesToEven,
+                &lost);
+      llvm::outs() << llvm::format(" %g", v.convertToDouble());
+      break;
+    }
     }
   }
   llvm::outs() << (n > shown ? " ..." : "") << "\n";

@@ -24,11 +24,20 @@
 
 namespace rlx::runtime {
 
-enum class DType : int { F32 = 0, F64 = 1, I32 = 2, I64 = 3 };
+/// The values of the C API's RlxDType. BF16 elements are the upper 16 bits
+/// of an f32 (what numpy holds as uint16).
+enum class DType : int {
+  F32 = 0,
+  F64 = 1,
+  I32 = 2,
+  I64 = 3,
+  F16 = 4,
+  BF16 = 5
+};
 
 /// Bytes per element.
 size_t dtypeSize(DType dtype);
-/// "f32", "f64", "i32", "i64".
+/// "f32", "f64", "i32", "i64", "f16", "bf16".
 const char *dtypeName(DType dtype);
 
 /// A borrowed, dense, row-major input tensor.
@@ -58,7 +67,8 @@ struct TensorType {
 };
 
 /// A public function of the module. `supported` is false (with `why`) when
-/// its signature has something other than ranked f32/f64/i32/i64 tensors.
+/// its signature has something other than ranked f32/f64/i32/i64/f16/bf16
+/// tensors.
 struct FunctionSignature {
   std::string name;
   /// The MLIR function type, e.g. "(tensor<?x4xf32>) -> tensor<?x4xf32>".

@@ -17,8 +17,15 @@
 // checks (ranks, attribute values, axes, static geometry, static
 // divisibility) and never re-checks it. It checks only the limits of the
 // rewrite itself: the element types (f32/f64, checked here for every op) and
-// dims it needs static. Relations between dynamic dims are checked at run
-// time (rlx-check-shapes), not by pattern code.
+// dims it needs static.
+//
+// Reduced precision: an op whose float operands/results are bf16 or f16 is
+// rewritten here, once for every op, as "extend to f32, the f32 rewrite,
+// round once to the result type" (runInF32). The rewrite functions therefore
+// only ever see f32/f64, and every statistic, reduction and accumulation of a
+// bf16/f16 op (norm and softmax statistics, conv/matmul sums, cumsum) is f32.
+// Relations between dynamic dims are checked at run time (rlx-check-shapes),
+// not by pattern code.
 //
 //===----------------------------------------------------------------------===//
 #ifndef RLX_LIB_TRANSFORMS_COMMON_PATTERNGLUE_H
@@ -37,6 +44,26 @@ namespace mlir::rlx {
 /// shares, checked by the glue below before any rewrite function runs.
 LogicalResult checkF32OrF64(RewriterBase &rewriter, Operation *op);
 
+/// Whether `type` (or its element type) is bf16 or f16: the reduced-precision
+/// floats the rewrites compute in f32.
+bool isLowPrecisionFloat(Type type);
+
+/// Whether an operand or result of `op` is a bf16/f16 tensor or scalar.
+bool hasLowPrecisionFloats(Operation *op);
+
+/// Rewrites `op` (with bf16/f16 operands or results) in f32: clones it with
+/// those operands extended to f32 (arith.extf in an elementwise generic), the
+/// matching results, region arguments and region terminator operands
+/// retyped to f32 (region arguments are rounded back to the original type at
+/// the start of their block, so the region's own ops are unchanged), runs
+/// `rewrite` on the clone and rounds its values once (arith.truncf) to `op`'s
+/// result types. The clone is erased either way; on failure the extensions
+/// too, and the reason `rewrite` gave stands (it names the clone's location,
+/// which is `op`'s).
+FailureOr<SmallVector<Value>>
+runInF32(RewriterBase &rewriter, Operation *op,
+         function_ref<FailureOr<SmallVector<Value>>(Operation *)> rewrite);
+
 /// Casts each value whose type differs from `op`'s result type to it
 /// (tensor.cast between compatible shapes, e.g. a static shape computed for a
 /// `?` result).
@@ -48,10 +75,15 @@ using RewriteFn = FailureOr<SmallVector<Value>> (*)(RewriterBase &, OpTy,
                                                     const OptionsTy &);
 
 /// Runs Fn on `op` after the element-type check; the values cast to the
-/// result types.
+/// result types. bf16/f16 ops run Fn on an f32 copy (runInF32).
 template <typename OpTy, typename OptionsTy, RewriteFn<OpTy, OptionsTy> Fn>
 FailureOr<SmallVector<Value>> runRewrite(RewriterBase &rewriter, OpTy op,
                                          const OptionsTy &options) {
+  if (hasLowPrecisionFloats(op))
+    return runInF32(rewriter, op, [&](Operation *f32Op) {
+      return runRewrite<OpTy, OptionsTy, Fn>(rewriter, cast<OpTy>(f32Op),
+                                             options);
+    });
   if (failed(checkF32OrF64(rewriter, op)))
     return failure();
   FailureOr<SmallVector<Value>> values = Fn(rewriter, op, options);

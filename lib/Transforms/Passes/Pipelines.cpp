@@ -154,7 +154,17 @@ void mlir::rlx::buildRlxToLLVMPipeline(OpPassManager &pm,
   pm.addPass(memref::createExpandStridedMetadataPass());
   pm.addPass(createLowerAffinePass());
   pm.addPass(createSCFToControlFlowPass());
-  pm.addPass(arith::createArithExpandOpsPass());
+  // bf16/f16 arithmetic outside rlx ops (a model's own updates, rlx-grad's
+  // gradient sums) is computed in f32 and rounded once per op, as the rlx
+  // ops are (see runInF32); the bf16 conversions become integer code, so
+  // that no CPU feature or compiler-rt call is needed for them.
+  arith::ArithEmulateUnsupportedFloatsOptions emulate;
+  emulate.sourceTypeStrs = {"bf16", "f16"};
+  emulate.targetTypeStr = "f32";
+  pm.addPass(arith::createArithEmulateUnsupportedFloats(emulate));
+  arith::ArithExpandOpsPassOptions expand;
+  expand.includeBf16 = true;
+  pm.addPass(arith::createArithExpandOpsPass(expand));
   pm.addPass(createConvertVectorToLLVMPass());
   pm.addPass(createConvertMathToLLVMPass());
   pm.addPass(createConvertMathToLibmPass());

@@ -36,8 +36,11 @@ def Rlx_Dialect : Dialect {
     Conventions shared by every op:
     - Tensors are ranked; any dimension may be dynamic (`?`). Verifiers check
       every relation whose dimensions are static and accept the rest.
-    - Float tensors may have any float element type; the lowering passes
-      support f32 and f64 and reject others with a diagnostic.
+    - Float tensors may have any float element type, one per op (every
+      float operand and result of an op has the same one); the lowering
+      passes support f32, f64, bf16 and f16 and reject others with a
+      diagnostic. A bf16/f16 op computes in f32 (statistics, reductions and
+      accumulations included) and rounds each result once.
     - Index tensors are i32 or i64.
     - `axis` attributes are i64 and may be negative (counted from the end).
     - 2-D geometry attributes (`kernel_size`, `stride`, `padding`,
