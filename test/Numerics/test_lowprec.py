@@ -42,8 +42,13 @@ TOLERANCE = {
     # 2^-10 for f16), what a rounding flip costs; an op that computed its
     # statistics in the dtype would miss it. vs "torch": torch rounds
     # intermediates in the dtype (attention's scores and probabilities).
-    "bf16": {"default": (8e-3, 3e-2)},
-    "f16": {"default": (1e-3, 4e-3)},
+    "bf16": {"default": (8e-3, 3e-2),
+             # The scan body's own bf16 ops round at every step (L = 4).
+             "rlx.scan": (3e-2, 8e-3), "rlx.scan_backward": (3e-2, 3e-2),
+             "rlx.scan_backward_xs": (3e-2, 3e-2)},
+    "f16": {"default": (1e-3, 4e-3),
+            "rlx.scan": (4e-3, 1e-3), "rlx.scan_backward": (4e-3, 4e-3),
+            "rlx.scan_backward_xs": (4e-3, 4e-3)},
 }
 
 
@@ -295,6 +300,64 @@ def cases():
                         at % (", wrt = #rlx.attention_wrt<%s>" % wrt) +
                         " : {t0}, {t1}, {t2}, {t3} -> {r}",
                         [(aq, N)] * 4, aq, grad(attention, i)))
+
+    # Scan -------------------------------------------------------------------
+    # c_t = tanh(c_{t-1} + x_t) * g_t. The body's arith ops are bf16/f16 ops
+    # of the user's and round, each, to the dtype (in f32 emulation); its
+    # tanh is an rlx op (f32, rounded once). Torch computing in the dtype
+    # rounds at the same places; the "f32" reference does not round in the
+    # body at all, hence the scan rows of the tolerance table.
+    B, H, L = 3, 5, 4
+    carry, seq = (B, H), (L, B, H)
+    body = """ {
+  ^bb0(%h: {t0}, %xt: {t0}, %gt: {t0}):
+    %z = arith.addf %h, %xt : {t0}
+    %a = rlx.activation %z {kind = #rlx.activation<tanh>} : {t0} -> {t0}
+    %n = arith.mulf %a, %gt : {t0}
+    rlx.yield %n : {t0}
+  }"""
+    vjp = """ vjp {
+  ^bb0(%h: {t0}, %xt: {t0}, %gt: {t0}, %d: {t0}):
+    %z = arith.addf %h, %xt : {t0}
+    %a = rlx.activation %z {kind = #rlx.activation<tanh>} : {t0} -> {t0}
+    %da = arith.mulf %d, %gt : {t0}
+    %dg = arith.mulf %d, %a : {t0}
+    %dz = rlx.activation_backward %z, %da {kind = #rlx.activation<tanh>} : {t0}, {t0} -> {t0}
+    rlx.yield %dz, %dz, %dg : {t0}, {t0}, {t0}
+  }"""
+
+    def cell(c, xt, gt):
+        return torch.tanh(c + xt) * gt
+
+    def scan(h0, x, g):
+        h = h0
+        for t in range(L):
+            h = cell(h, x[t], g[t])
+        return h
+
+    def scan_grads(h0, traj, dy, x, g):
+        """d init, d x, d g of sum_t <c_t, dy[t]> with the saved carries."""
+        d, dxs, dgs = dy[L - 1], [None] * L, [None] * L
+        for t in reversed(range(L)):
+            c = h0 if t == 0 else traj[t - 1]
+            c, xt, gt = (v.detach().requires_grad_() for v in (c, x[t], g[t]))
+            dc, dxs[t], dgs[t] = torch.autograd.grad(cell(c, xt, gt), [c, xt, gt], d)
+            d = dc + dy[t - 1] if t > 0 else dc
+        return d, torch.stack(dxs), torch.stack(dgs)
+    sa = "{length = %d : i64@XS@}" % L
+    ins = [(carry, N), (seq, N), (seq, "gate")]
+    out.append(Case("rlx.scan", "rlx.scan %a0 xs(%a1, %a2 : {t1}, {t2}) " + sa.replace("@XS@", "") +
+                    " : {t0} -> {r}" + body, ins, carry, scan))
+    bins = [(carry, N), (seq, N), (seq, N), (seq, N), (seq, "gate")]
+    grad_stmt = (" %a0, %a1, %a2 xs(%a3, %a4 : {t3}, {t4}) " + sa +
+                 " : {t0}, {t1}, {t2} -> {r}" + vjp)
+    out.append(Case("rlx.scan_backward", "rlx.scan_backward" + grad_stmt.replace("@XS@", ""),
+                    bins, carry, lambda *a: scan_grads(*a)[0]))
+    for i in (0, 1):
+        out.append(Case("rlx.scan_backward_xs",
+                        "rlx.scan_backward_xs" +
+                        grad_stmt.replace("@XS@", ", xs_idx = %d : i64" % i),
+                        bins, seq, lambda *a, i=i: scan_grads(*a)[1 + i]))
     return out
 
 
@@ -324,6 +387,8 @@ def make_input(shape, kind):
         return R.uniform(0.25, 4.0, shape)
     if kind == "small":
         return R.uniform(-1.2, 1.2, shape)
+    if kind == "gate":
+        return R.uniform(0.5, 1.5, shape)
     if kind in ("cos", "sin"):
         theta = R.uniform(-np.pi, np.pi, shape)
         return np.cos(theta) if kind == "cos" else np.sin(theta)
