@@ -17,12 +17,62 @@ PARAMS = [("w1", (8, 1, 3, 3), 0), ("g1", (8,), 72), ("b1", (8,), 80),
 NUM_PARAMS = 1922
 
 
-def model_text(dtype=np.float32):
-    """model.mlir, in f64 when asked (the attributes stay f32)."""
+def model_text(dtype=np.float32, mixed_bf16=False):
+    """model.mlir, in f64 when asked (the attributes stay f32), or in bf16
+    mixed precision (mixed_bf16_text)."""
     text = open(os.path.join(HERE, "model.mlir")).read()
     if np.dtype(dtype) == np.float64:
         text = text.replace("f32", "f64").replace(": f64}", ": f32}")
+    if mixed_bf16:
+        text = mixed_bf16_text(text)
     return text
+
+
+# The f32 parameters of @loss and @logits; mixed precision rounds each to bf16
+# once, where it is sliced out of the flat vector.
+_MASTER = ("w1", "g1", "b1", "w2", "g2", "b2", "w3")
+
+
+def mixed_bf16_text(text):
+    """model.mlir in bf16 mixed precision: the parameters (and SGD) stay f32
+    master weights; @loss and @logits round them and the images to bf16
+    (arith.truncf) and run the convolutions, norms, activations and pools in
+    bf16 (each rlx op computes in f32 and rounds its result once); the
+    classifier matmul takes bf16 operands and accumulates into f32 logits, so
+    the bias, the cross-entropy and the loss are f32. rlx-grad
+    differentiates through the truncf (its gradient is an extf), so the
+    gradient of the f32 parameters is f32. Derived from model.mlir's text so
+    that the two models cannot drift apart."""
+    import re
+    out, state, start = [], None, 0
+    for line in text.splitlines():
+        if line.startswith(("func.func @loss(", "func.func @logits(")):
+            state, start = "params", len(out)
+        if state == "params" and re.match(r"\s+%c1 = rlx.conv2d", line):
+            # Round the master weights and the images once, before use.
+            body = "\n".join(out[start:]) + "\n" + line
+            for name in _MASTER:
+                shape = re.search(r"%" + name + r" = .* (?:to|into) tensor<([0-9x]+)xf32>",
+                                  body).group(1)
+                out.append("  %%%sb = arith.truncf %%%s : tensor<%sxf32> to tensor<%sxbf16>"
+                           % (name, name, shape, shape))
+            xshape = re.search(r"%x: tensor<([0-9?x]+)xf32>", body).group(1)
+            out.append("  %%xb = arith.truncf %%x : tensor<%sxf32> to tensor<%sxbf16>"
+                       % (xshape, xshape))
+            state = "activations"
+        if state == "activations":
+            line = line.replace("xf32>", "xbf16>").replace("%x,", "%xb,")
+            for name in _MASTER:
+                line = re.sub(r"%" + name + r"\b", "%" + name + "b", line)
+            if "tensor.collapse_shape" in line:
+                state = "classifier"
+        elif state == "classifier" and "linalg.matmul" in line:
+            line = line.replace("%f, %w3 : tensor<", "%f, %w3b : tensor<")
+            line = line.replace("x64xf32>, tensor<64x10xf32>)",
+                                "x64xbf16>, tensor<64x10xbf16>)")
+            state = None
+        out.append(line)
+    return "\n".join(out) + "\n"
 
 
 def load_digits():

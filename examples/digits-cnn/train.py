@@ -1,7 +1,10 @@
 """Trains the digits CNN of model.mlir (forward-only MLIR; rlx-grad makes the
 gradient) with SGD + momentum (cosine learning-rate decay), and reports the held-out accuracy:
 
-    PYTHONPATH=python RLX_BUILD_DIR=build /usr/bin/python3 examples/digits-cnn/train.py
+    PYTHONPATH=python RLX_BUILD_DIR=build /usr/bin/python3 examples/digits-cnn/train.py [--bf16]
+
+--bf16 trains in bf16 mixed precision: bf16 activations, f32 master weights
+and SGD (digits.mixed_bf16_text).
 """
 import argparse
 import sys
@@ -22,12 +25,14 @@ def main():
     ap = argparse.ArgumentParser()
     ap.add_argument("--epochs", type=int, default=12)
     ap.add_argument("--lr", type=float, default=0.05)
+    ap.add_argument("--bf16", action="store_true",
+                    help="bf16 mixed precision (bf16 activations, f32 master weights)")
     ap.add_argument("--min-accuracy", type=float, default=0.0,
                     help="exit 1 if the held-out accuracy (%%) is below this")
     args = ap.parse_args()
 
     t0 = time.time()
-    m = rlx.compile(digits.model_text())
+    m = rlx.compile(digits.model_text(mixed_bf16=args.bf16))
     compile_s = time.time() - t0
     xtr, ytr, xte, yte = digits.split(*digits.load_digits())
     xtr, xte = xtr.astype(np.float32), xte.astype(np.float32)
@@ -36,8 +41,9 @@ def main():
     gen = np.random.default_rng(1)
     steps = len(ytr) // digits.BATCH
     tty = sys.stdout.isatty()
-    print("digits CNN: %d train / %d held-out images, %d parameters, "
-          "compiled in %.1f s" % (len(ytr), len(yte), p.size, compile_s))
+    print("digits CNN%s: %d train / %d held-out images, %d parameters, "
+          "compiled in %.1f s" % (" (bf16 mixed precision)" if args.bf16 else "",
+                                  len(ytr), len(yte), p.size, compile_s))
     t1 = time.time()
     acc = 0.0
     for epoch in range(args.epochs):

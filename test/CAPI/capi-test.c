@@ -71,6 +71,49 @@ int main(void) {
   printf("bad call: %s\n", err);
   rlxStringDestroy(err);
 
+  /* f16 and bf16 tensors are 2-byte elements (bf16: the upper half of an
+   * f32's bits). Negation flips exactly the sign bit in both. */
+  static const char *kLow =
+      "func.func @neg_bf16(%x: tensor<4xbf16>) -> tensor<4xbf16> {\n"
+      "  %y = rlx.activation %x {kind = #rlx.activation<neg>}\n"
+      "      : tensor<4xbf16> -> tensor<4xbf16>\n"
+      "  return %y : tensor<4xbf16>\n"
+      "}\n"
+      "func.func @neg_f16(%x: tensor<4xf16>) -> tensor<4xf16> {\n"
+      "  %y = rlx.activation %x {kind = #rlx.activation<neg>}\n"
+      "      : tensor<4xf16> -> tensor<4xf16>\n"
+      "  return %y : tensor<4xf16>\n"
+      "}\n";
+  RlxModule *low = rlxModuleCompile(kLow, strlen(kLow), NULL, &err);
+  if (!low) {
+    fprintf(stderr, "compile failed: %s\n", err);
+    return 1;
+  }
+  /* 1.5, -2, 0.25, 3 */
+  uint16_t bf16[4] = {0x3FC0, 0xC000, 0x3E80, 0x4040};
+  uint16_t f16[4] = {0x3E00, 0xC000, 0x3400, 0x4200};
+  int64_t four = 4;
+  const struct {
+    const char *name;
+    RlxDType dtype;
+    uint16_t *bits;
+  } lowCases[2] = {{"neg_bf16", RLX_BF16, bf16}, {"neg_f16", RLX_F16, f16}};
+  for (int c = 0; c < 2; ++c) {
+    RlxTensor arg = {lowCases[c].dtype, 1, &four, lowCases[c].bits, NULL};
+    if (rlxModuleCall(low, lowCases[c].name, &arg, 1, &out, &nOut, &err) != 0) {
+      fprintf(stderr, "call failed: %s\n", err);
+      return 1;
+    }
+    int exact = out[0].dtype == lowCases[c].dtype;
+    for (int i = 0; i < 4; ++i)
+      exact &= ((uint16_t *)out[0].data)[i] == (lowCases[c].bits[i] ^ 0x8000);
+    printf("%s: %s\n", lowCases[c].name, exact ? "exact" : "WRONG");
+    rlxTensorsDestroy(out, nOut);
+    if (!exact)
+      return 1;
+  }
+  rlxModuleDestroy(low);
+
   /* A syntax error fails to compile with a message. */
   if (rlxModuleCompile("func.func @f(", 13, NULL, &err))
     return 1;
