@@ -50,7 +50,8 @@ _DTYPES = {np.dtype(np.float32): 0, np.dtype(np.float64): 1,
            np.dtype(np.float16): 4, np.dtype(np.uint16): 5}
 _NP_OF = {v: k for k, v in _DTYPES.items()}
 _MLIR_DTYPES = {"f32": np.dtype(np.float32), "f64": np.dtype(np.float64),
-                "i32": np.dtype(np.int32), "i64": np.dtype(np.int64)}
+                "i32": np.dtype(np.int32), "i64": np.dtype(np.int64),
+                "f16": np.dtype(np.float16), "bf16": np.dtype(np.uint16)}
 
 
 class _Tensor(ctypes.Structure):
@@ -210,7 +211,9 @@ _call_hook = None
 
 
 def _torch_dtypes(torch):
-    return {torch.float32: 0, torch.float64: 1, torch.int32: 2, torch.int64: 3}
+    # torch has bf16: its tensors pass as they are (results are numpy uint16).
+    return {torch.float32: 0, torch.float64: 1, torch.int32: 2, torch.int64: 3,
+            torch.float16: 4, torch.bfloat16: 5}
 
 
 def _is_torch_tensor(a):
@@ -230,7 +233,8 @@ def _marshal(index, a, want):
         code = _torch_dtypes(torch).get(t.dtype)
         if code is None:
             raise RlxError("argument #%d: unsupported dtype %s (rlx takes "
-                           "float32, float64, int32, int64)" % (index, t.dtype))
+                           "float32, float64, int32, int64, float16, bfloat16)"
+                           % (index, t.dtype))
         if not t.is_contiguous():
             t = t.contiguous()  # the one copy: a strided view
         return t, code, tuple(t.shape), t.data_ptr()
@@ -241,7 +245,8 @@ def _marshal(index, a, want):
     a = np.require(a, requirements="C")
     if a.dtype not in _DTYPES:
         raise RlxError("argument #%d: unsupported dtype %s (rlx takes "
-                       "float32, float64, int32, int64)" % (index, a.dtype))
+                       "float32, float64, int32, int64, float16, uint16 bits of "
+                       "bf16)" % (index, a.dtype))
     return a, _DTYPES[a.dtype], a.shape, a.ctypes.data
 
 

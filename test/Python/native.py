@@ -103,8 +103,8 @@ for call in (lambda: m.grad(x.astype(np.float64), dy),
         print("error:", e)
 # CHECK: error: function 'grad' argument #0: expected tensor<?x3xf32>, got tensor<4x3xf64>
 # CHECK: error: function 'grad' argument #0: expected tensor<?x3xf32>, got tensor<4x3xf64>
-# CHECK: error: argument #0: unsupported dtype float16 (rlx takes float32, float64, int32, int64)
-# CHECK: error: argument #0: unsupported dtype torch.bfloat16 (rlx takes float32, float64, int32, int64)
+# CHECK: error: function 'grad' argument #0: expected tensor<?x3xf32>, got tensor<4x3xf16>
+# CHECK: error: function 'grad' argument #0: expected tensor<?x3xf32>, got tensor<4x3xbf16>
 
 # --- errors carry the MLIR file, line and column ---------------------------------
 for source in (inputs + "/bad.mlir", open(inputs + "/bad.mlir").read(),
