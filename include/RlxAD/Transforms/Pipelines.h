@@ -82,8 +82,10 @@ struct RlxPipelineOptions : public PassPipelineOptions<RlxPipelineOptions> {
       llvm::cl::desc("rlx-to-llvm: fuse row reductions (norm, softmax, "
                      "cross-entropy statistics) and the elementwise ops that "
                      "read them into one loop over row blocks, and vectorize "
-                     "reductions (rlx-fuse-rows)"),
-      llvm::cl::init(true)};
+                     "reductions (rlx-fuse-rows); off by default: it "
+                     "fuses every producer into each root, which made the "
+                     "compile of higher-order gradients take minutes"),
+      llvm::cl::init(false)};
   PassOptions::Option<bool> threads{
       *this, "threads",
       llvm::cl::desc("rlx-to-llvm: run the parallel loops (scf.forall) of "
