@@ -185,6 +185,18 @@ Value mlir::rlx::buildContraction(OpBuilder &b, Location loc, Value lhs,
       .getResult(0);
 }
 
+Value mlir::rlx::buildMultiplyAccumulate(OpBuilder &b, Location loc,
+                                         GenericOperand lhs, GenericOperand rhs,
+                                         GenericOperand init) {
+  return buildGeneric(
+      b, loc, {lhs, rhs}, {init},
+      [](OpBuilder &nb, Location nloc, ValueRange args) {
+        Value prod = arith::MulFOp::create(nb, nloc, args[0], args[1]);
+        return SmallVector<Value>{
+            arith::AddFOp::create(nb, nloc, args[2], prod).getResult()};
+      })[0];
+}
+
 Value mlir::rlx::addInto(OpBuilder &b, Location loc, Value acc, Value value) {
   AffineMap id =
       b.getMultiDimIdentityMap(cast<ShapedType>(acc.getType()).getRank());

@@ -131,6 +131,14 @@ Value buildContraction(OpBuilder &b, Location loc, Value lhs, AffineMap lhsMap,
                        Value rhs, AffineMap rhsMap, Value init,
                        AffineMap outMap);
 
+/// init + sum over the dims missing from `init.map` of lhs * rhs, as a
+/// linalg.generic: buildContraction for maps that linalg.contract does not
+/// take (a convolution's `i * stride + k * dilation` is not a projected
+/// permutation). The body is mulf then addf, the form
+/// rlx-optimize-contractions recognises.
+Value buildMultiplyAccumulate(OpBuilder &b, Location loc, GenericOperand lhs,
+                              GenericOperand rhs, GenericOperand init);
+
 /// `acc + value` elementwise, written into `acc` (a generic with ins(value)
 /// outs(acc), so bufferization updates acc in place). Both have the same
 /// rank; `value` may differ from `acc` in which dims are static.

@@ -96,13 +96,8 @@ Value mlir::rlx::buildGeneralConv2d(OpBuilder &b, Location loc, Value input,
   AffineMap outMap = AffineMap::get(8, 0, {n, g, f, i, j}, ctx);
   Value init = filled(
       b, loc, tensor::EmptyOp::create(b, loc, outSizes, elementType), 0.0);
-  Value out = buildGeneric(
-      b, loc, {{fG, fMap}, {inG, inMap}}, {{init, outMap}},
-      [](OpBuilder &bb, Location l, ValueRange args) {
-        Value prod = arith::MulFOp::create(bb, l, args[0], args[1]);
-        return SmallVector<Value>{
-            arith::AddFOp::create(bb, l, args[2], prod).getResult()};
-      })[0];
+  Value out =
+      buildMultiplyAccumulate(b, loc, {fG, fMap}, {inG, inMap}, {init, outMap});
   return tensor::CollapseShapeOp::create(
       b, loc, out, SmallVector<ReassociationIndices>{{0}, {1, 2}, {3}, {4}});
 }
@@ -250,13 +245,8 @@ Value mlir::rlx::buildDirectConv2d(OpBuilder &b, Location loc, Value input,
                                  b.getIndexAttr(outSpatial[1])},
           elementType),
       0.0);
-  Value out = buildGeneric(
-      b, loc, {{filter, fMap}, {input, inMap}}, {{init, outMap}},
-      [](OpBuilder &bb, Location l, ValueRange args) {
-        Value prod = arith::MulFOp::create(bb, l, args[0], args[1]);
-        return SmallVector<Value>{
-            arith::AddFOp::create(bb, l, args[2], prod).getResult()};
-      })[0];
+  Value out = buildMultiplyAccumulate(b, loc, {filter, fMap}, {input, inMap},
+                                      {init, outMap});
   return tensor::CollapseShapeOp::create(
       b, loc, out, SmallVector<ReassociationIndices>{{0}, {1, 2}, {3}, {4}});
 }

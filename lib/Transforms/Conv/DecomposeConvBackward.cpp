@@ -153,13 +153,8 @@ static Value directInputGrad(OpBuilder &b, Location loc,
             8, 0, {n, g, o, u + (low[0] + ph.e) - t, v + (low[1] + pw.e) - t2},
             ctx);
         AffineMap outMap = AffineMap::get(8, 0, {n, g, c, u, v}, ctx);
-        part = buildGeneric(
-            b, loc, {{wph, wMap}, {dyp, dyMap}}, {{init, outMap}},
-            [](OpBuilder &bb, Location l, ValueRange args) {
-              Value prod = arith::MulFOp::create(bb, l, args[0], args[1]);
-              return SmallVector<Value>{
-                  arith::AddFOp::create(bb, l, args[2], prod).getResult()};
-            })[0];
+        part = buildMultiplyAccumulate(b, loc, {wph, wMap}, {dyp, dyMap},
+                                       {init, outMap});
       }
       part = tensor::CollapseShapeOp::create(
           b, loc, part,
@@ -548,13 +543,8 @@ static Value directWeightGrad(OpBuilder &b, Location loc,
   Value acc = filled(
       b, loc, tensor::EmptyOp::create(b, loc, dwTType.getShape(), elementType),
       0.0);
-  Value dwT = buildGeneric(
-      b, loc, {{xp, xMap}, {dyT, dyMap}}, {{acc, outMap}},
-      [](OpBuilder &bb, Location l, ValueRange args) {
-        Value prod = arith::MulFOp::create(bb, l, args[0], args[1]);
-        return SmallVector<Value>{
-            arith::AddFOp::create(bb, l, args[2], prod).getResult()};
-      })[0];
+  Value dwT =
+      buildMultiplyAccumulate(b, loc, {xp, xMap}, {dyT, dyMap}, {acc, outMap});
   // [G, kH, kW, Cig, Cog] -> [G, Cog, Cig, kH, kW] -> [Co, Cig, kH, kW].
   Value dwInit = tensor::EmptyOp::create(
       b, loc, ArrayRef<int64_t>{s.groups, s.cog, s.cig, s.kh, s.kw},
@@ -603,13 +593,8 @@ static Value generalWeightGrad(OpBuilder &b, Location loc,
   AffineMap outMap = AffineMap::get(8, 0, {g, o, c, ka, kb}, ctx);
   Value init =
       filled(b, loc, tensor::EmptyOp::create(b, loc, sizes, elementType), 0.0);
-  Value dwG = buildGeneric(
-      b, loc, {{xG, xMap}, {dyG, dyMap}}, {{init, outMap}},
-      [](OpBuilder &bb, Location l, ValueRange args) {
-        Value prod = arith::MulFOp::create(bb, l, args[0], args[1]);
-        return SmallVector<Value>{
-            arith::AddFOp::create(bb, l, args[2], prod).getResult()};
-      })[0];
+  Value dwG =
+      buildMultiplyAccumulate(b, loc, {xG, xMap}, {dyG, dyMap}, {init, outMap});
   return tensor::CollapseShapeOp::create(
       b, loc, dwG, SmallVector<ReassociationIndices>{{0, 1}, {2}, {3}, {4}});
 }
