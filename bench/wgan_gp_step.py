@@ -14,22 +14,14 @@ import numpy as np
 import torch
 
 root = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
-sys.path.insert(0, os.path.join(root, "examples", "higher-order"))
+sys.path[:0] = [os.path.join(root, "examples", "higher-order"),
+                os.path.dirname(os.path.abspath(__file__))]
 import rlx      # noqa: E402
 import wgan_gp  # noqa: E402
+from train_step import median_time  # noqa: E402
 
 torch.set_num_threads(1)
 rlx.set_num_threads(1)
-
-
-def median_time(fn, repeat):
-    fn()
-    times = []
-    for _ in range(repeat):
-        t0 = time.perf_counter()
-        fn()
-        times.append(time.perf_counter() - t0)
-    return float(np.median(times))
 
 
 def main():

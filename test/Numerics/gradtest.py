@@ -9,6 +9,7 @@ small shapes, with central finite differences of the compiled forward `@f`.
 """
 import numpy as np
 import torch
+import torch.nn.functional as F
 
 import rlxtest as rt
 
@@ -192,3 +193,20 @@ def run_second(*args, **kwargs):
     issue 12 are f64; compile time dominates the suite)."""
     kwargs.setdefault("dtypes", (np.float64,))
     run_case(*args, **kwargs)
+
+
+# Activation kinds with parameters, and piecewise kinds: (kind, the rlx
+# attributes, the PyTorch reference). The first- and second-order batteries
+# both run every entry (their inputs stay away from the kinks).
+PARAM_ACTIVATIONS = [
+    ("hardtanh", "min_val = -0.5, max_val = 0.75", lambda x: F.hardtanh(x, -0.5, 0.75)),
+    ("softplus", "beta = 2.0, threshold = 1.5", lambda x: F.softplus(x, 2.0, 1.5)),
+    ("elu", "alpha = 0.7", lambda x: F.elu(x, 0.7)),
+    ("leaky_relu", "negative_slope = 0.2", lambda x: F.leaky_relu(x, 0.2)),
+    ("relu6", "", F.relu6),
+    ("hardswish", "", F.hardswish),
+    # PyTorch's hardsigmoid backward uses 1/6 rounded to f32, so the
+    # reference is the formula, differentiated by autograd.
+    ("hardsigmoid", "", lambda x: torch.clamp(x + 3, 0, 6) / 6),
+    ("mish", "", F.mish),
+]

@@ -60,17 +60,7 @@ def away_from_kinks(gen, dtype):
     return gen.uniform(-3.5, 3.5, S) * 1.9 + 0.01
 
 
-PARAM_ACTS = [
-    ("hardtanh", "min_val = -0.5, max_val = 0.75", lambda x: F.hardtanh(x, -0.5, 0.75)),
-    ("softplus", "beta = 2.0, threshold = 1.5", lambda x: F.softplus(x, 2.0, 1.5)),
-    ("elu", "alpha = 0.7", lambda x: F.elu(x, 0.7)),
-    ("leaky_relu", "negative_slope = 0.2", lambda x: F.leaky_relu(x, 0.2)),
-    ("relu6", "", F.relu6),
-    ("hardswish", "", F.hardswish),
-    ("hardsigmoid", "", lambda x: torch.clamp(x + 3, 0, 6) / 6),
-    ("mish", "", F.mish),
-]
-for kind, params, fn in PARAM_ACTS:
+for kind, params, fn in gt.PARAM_ACTIVATIONS:
     attrs = "{kind = #rlx.activation<%s>%s}" % (kind, ", " + params if params else "")
     backward_case("activation_backward", attrs, fn, away_from_kinks, kind)
 

@@ -60,18 +60,7 @@ for kind, (fn, sampler) in ACTS.items():
 
 # Kinds with parameters (PyTorch's names) and piecewise kinds (random inputs
 # stay away from the kinks).
-PARAM_ACTS = [
-    ("hardtanh", "min_val = -0.5, max_val = 0.75", lambda x: F.hardtanh(x, -0.5, 0.75)),
-    ("softplus", "beta = 2.0, threshold = 1.5", lambda x: F.softplus(x, 2.0, 1.5)),
-    ("elu", "alpha = 0.7", lambda x: F.elu(x, 0.7)),
-    ("leaky_relu", "negative_slope = 0.2", lambda x: F.leaky_relu(x, 0.2)),
-    ("relu6", "", F.relu6),
-    # PyTorch's hardsigmoid backward uses 1/6 rounded to f32: the formula
-    ("hardswish", "", F.hardswish),
-    ("hardsigmoid", "", lambda x: torch.clamp(x + 3, 0, 6) / 6),
-    ("mish", "", F.mish),
-]
-for kind, params, fn in PARAM_ACTS:
+for kind, params, fn in gt.PARAM_ACTIVATIONS:
     attrs = "{kind = #rlx.activation<%s>%s}" % (kind, ", " + params if params else "")
     gt.run_case("rlx.activation", unary("activation", attrs),
                 [Arg(S, sample=lambda g, d: g.uniform(-3.5, 3.5, S) * 1.9 + 0.01)],
