@@ -37,12 +37,12 @@ static LogicalResult gradMaxPool2dBackward(OpBuilder &b, MaxPool2dBackwardOp op,
   if (!needed[1])
     return success();
   Location loc = op.getLoc();
-  ArrayRef<int64_t> kernel = op.getKernelSize(), stride = op.getStride(),
-                    padding = op.getPadding(), dilation = op.getDilation();
+  PoolGeometry geometry{op.getKernelSize(), op.getStride(), op.getPadding(),
+                        op.getDilation()};
+  ArrayRef<int64_t> kernel = geometry.kernel;
   Value x = op.getX(), dy = op.getDy();
   Value v = castToType(b, loc, dys[0], x.getType());
-  Value best =
-      buildWindowArgmax(b, loc, x, dy, {kernel, stride, padding, dilation});
+  Value best = buildWindowArgmax(b, loc, x, dy, geometry);
   AffineMap id = b.getMultiDimIdentityMap(4);
   dxs[1] = buildGeneric(
       b, loc, {{best, id}}, {{emptyLike(b, loc, dy), id}},
@@ -58,12 +58,7 @@ static LogicalResult gradMaxPool2dBackward(OpBuilder &b, MaxPool2dBackwardOp op,
             m.c(0));
         Value kh = m.div(flat, m.c(kernel[1]));
         Value kw = arith::RemUIOp::create(nb, l, flat, m.c(kernel[1]));
-        Value h = m.sub(m.add(m.mul(m.index(2), m.c(stride[0])),
-                              m.mul(kh, m.c(dilation[0]))),
-                        m.c(padding[0]));
-        Value w = m.sub(m.add(m.mul(m.index(3), m.c(stride[1])),
-                              m.mul(kw, m.c(dilation[1]))),
-                        m.c(padding[1]));
+        auto [h, w] = geometry.tapPosition(m, kh, kw);
         // A valid argmax lies inside x; elsewhere read (0, 0) and drop it.
         Value at = tensor::ExtractOp::create(
             nb, l, v,

@@ -12,8 +12,7 @@ using namespace mlir::rlx;
 
 Value mlir::rlx::buildWindowArgmax(OpBuilder &b0, Location loc, Value x,
                                    Value dy, const PoolGeometry &geometry) {
-  ArrayRef<int64_t> kernel = geometry.kernel, stride = geometry.stride,
-                    padding = geometry.padding, dilation = geometry.dilation;
+  ArrayRef<int64_t> kernel = geometry.kernel;
   MLIRContext *ctx = b0.getContext();
   Type i64 = b0.getI64Type();
   Value height = linalg::createOrFoldDimOp(b0, loc, x, 2);
@@ -40,13 +39,7 @@ Value mlir::rlx::buildWindowArgmax(OpBuilder &b0, Location loc, Value x,
         IndexMath m{b, l};
         Value acc = args[1], best = args[2];
         Value kh = m.index(4), kw = m.index(5);
-        // (h, w) = window origin + (kh, kw) * dilation, in x's coordinates.
-        Value h = m.sub(m.add(m.mul(m.index(2), m.c(stride[0])),
-                              m.mul(kh, m.c(dilation[0]))),
-                        m.c(padding[0]));
-        Value w = m.sub(m.add(m.mul(m.index(3), m.c(stride[1])),
-                              m.mul(kw, m.c(dilation[1]))),
-                        m.c(padding[1]));
+        auto [h, w] = geometry.tapPosition(m, kh, kw);
         Value inBounds = m.both(m.inRange(h, height), m.inRange(w, width));
         Value v = tensor::ExtractOp::create(
             b, l, x,

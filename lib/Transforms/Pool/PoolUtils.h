@@ -43,6 +43,19 @@ struct IndexMath {
 /// The pooling geometry of max_pool2d and max_pool2d_backward.
 struct PoolGeometry {
   ArrayRef<int64_t> kernel, stride, padding, dilation;
+
+  /// Inside a generic whose loops 2 and 3 are the output's (ho, wo): x's
+  /// (h, w) of tap (kh, kw) of that window, the window origin + tap *
+  /// dilation. Outside [0, H) x [0, W) for a tap in the padding.
+  std::pair<Value, Value> tapPosition(IndexMath &m, Value kh, Value kw) const {
+    Value h = m.sub(
+        m.add(m.mul(m.index(2), m.c(stride[0])), m.mul(kh, m.c(dilation[0]))),
+        m.c(padding[0]));
+    Value w = m.sub(
+        m.add(m.mul(m.index(3), m.c(stride[1])), m.mul(kw, m.c(dilation[1]))),
+        m.c(padding[1]));
+    return {h, w};
+  }
 };
 
 /// The argmax of every window of x (i64, shaped like `outLike`, the pooled
