@@ -24,7 +24,7 @@ HERE = os.path.dirname(os.path.abspath(__file__))
 sys.path.insert(0, HERE)
 
 import rlx  # noqa: E402
-from passes import rel, rlx_opt  # noqa: E402
+from passes import rel, rlx_opt, worst_error  # noqa: E402
 
 N, DIN, HID, DOUT = 6, 3, 8, 2   # samples per set, MLP sizes
 ALPHA, BETA = 0.1, 0.05          # inner and outer learning rates
@@ -158,8 +158,7 @@ def main():
         out = m.outer_grad(*pr, xs, ys, xq, yq)
         loss, grads = float(out[0]), list(out[1:])
         tloss, tgrads = torch_meta(pt, *[torch.tensor(a) for a in (xs, ys, xq, yq)])
-        err = max([abs(loss - tloss) / max(abs(tloss), 1.0)] +
-                  [rel(g, w) for g, w in zip(grads, tgrads)])
+        err = worst_error(loss, grads, tloss, tgrads)
         ok &= err <= TOL
         if step == 0:
             first_loss = loss

@@ -21,3 +21,9 @@ def rel(got, want):
     import numpy as np
     got, want = np.asarray(got, np.float64), np.asarray(want, np.float64)
     return float(np.max(np.abs(got - want)) / max(np.max(np.abs(want)), 1e-30))
+
+
+def worst_error(loss, grads, want_loss, want_grads):
+    """The worst relative error of a step's loss and gradients vs torch's."""
+    return max([abs(loss - want_loss) / max(abs(want_loss), 1.0)] +
+               [rel(g, w) for g, w in zip(grads, want_grads)])

@@ -23,7 +23,7 @@ HERE = os.path.dirname(os.path.abspath(__file__))
 sys.path.insert(0, HERE)
 
 import rlx  # noqa: E402
-from passes import rel, rlx_opt  # noqa: E402
+from passes import rel, rlx_opt, worst_error  # noqa: E402
 
 B, H, C = 8, 6, 4          # batch, image side, conv channels
 FEAT = C * H * H           # 144
@@ -179,8 +179,7 @@ def main():
         out = m.loss_grad(*pr, *data)
         loss, grads = float(out[0]), list(out[1:])
         tloss, tgrads = torch_step(pt, data)
-        err = max([abs(loss - tloss) / max(abs(tloss), 1.0)] +
-                  [rel(g, w) for g, w in zip(grads, tgrads)])
+        err = worst_error(loss, grads, tloss, tgrads)
         ok &= err <= TOL
         if step == 0:
             for (name, _), g, w in zip(PARAMS, grads, tgrads):
