@@ -648,9 +648,16 @@ def peak_rss_mb(make):
     return float("nan")
 
 
+def case_options(case):
+    """The case's pipeline options plus $RLX_BENCH_OPTIONS (e.g.
+    "fuse-rows=1"): one switch compared over every row, same run setup."""
+    extra = os.environ.get("RLX_BENCH_OPTIONS", "")
+    return " ".join(o for o in (case.options, extra) if o) or None
+
+
 def rss_main(fn):
     case = globals()[fn]()
-    m = rlx.compile(case.text, case.options)
+    m = rlx.compile(case.text, case_options(case))
     m.f(*case.inputs)
     print("RSS_MB %.0f" % (resource.getrusage(
         resource.RUSAGE_SELF).ru_maxrss / 1024.0))
@@ -674,6 +681,8 @@ def main():
     print("torch %s; BLAS: %s; OPENBLAS_CORETYPE: %s; convolutions: oneDNN "
           "(mkldnn %s)" % ((torch.__version__,) + blas_info()
                           + (torch.backends.mkldnn.is_available(),)))
+    if os.environ.get("RLX_BENCH_OPTIONS"):
+        print("RLX_BENCH_OPTIONS: %s" % os.environ["RLX_BENCH_OPTIONS"])
     with open("/proc/loadavg") as f:
         print("load average at start: %s" % " ".join(f.read().split()[:3]))
     peaks = measure_peak()
@@ -698,7 +707,7 @@ def main():
         if pattern not in case.name:
             continue
         t0 = time.perf_counter()
-        m = rlx.compile(case.text, case.options)
+        m = rlx.compile(case.text, case_options(case))
         jit_s = time.perf_counter() - t0
         cells, rlx_ms = [], {}
         for t in THREADS:
