@@ -10,7 +10,7 @@ Left panel: the speed ratio torch ms / rlx ms per row (log scale; right of
 the 1.0 line rlx is faster), one bar per thread count. Right panel: the
 fraction of the physical limit the row reached at each thread count, where
 the bench measures one (`% peak` for contractions: FMA peak; `% copy BW` for
-memory-bound rows: copy bandwidth).
+memory-bound rows: copy bandwidth; bench.py's column names).
 """
 import re
 import sys
@@ -67,7 +67,7 @@ def plot(text, out_path, title=None):
     ratio_cols = columns(rows, "torch/rlx")
     limit_cols = [(t, c, "FMA peak") for t, c in columns(rows, "% peak").items()]
     limit_cols += [(t, c, "copy BW")
-                   for t, c in columns(rows, "% copy BW").items()]
+                   for t, c in columns(rows, "% copy").items()]
     names = [r["case"] for r in rows]
     n, width = len(rows), 0.8 / max(1, len(ratio_cols))
     fig, (left, right) = plt.subplots(
@@ -95,7 +95,9 @@ def plot(text, out_path, title=None):
     fig.suptitle(title or "rlx vs PyTorch (bench/bench.py)")
     fig.tight_layout()
     fig.savefig(out_path, dpi=110)
-    print("plot.py: wrote %s (%d rows)" % (out_path, n))
+    drawn = ["%s %dT" % (what, t) for t, _, what in limit_cols]
+    print("plot.py: wrote %s (%d rows; limits: %s)"
+          % (out_path, n, ", ".join(drawn) or "none"))
 
 
 if __name__ == "__main__":
