@@ -5,6 +5,7 @@
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/Tensor/IR/Tensor.h"
+#include "llvm/ADT/DenseSet.h"
 
 using namespace mlir;
 using namespace mlir::rlx;
@@ -80,6 +81,24 @@ static Value convertFloat(OpBuilder &b, Location loc, Value value,
       element);
 }
 
+/// Erases `op` and then, recursively, the producers it leaves dead (the
+/// tensor.empty and tensor.dim that a conversion generic was built on): a
+/// failed rewrite must leave the IR as it found it.
+static void eraseWithDeadProducers(RewriterBase &rewriter, Operation *op) {
+  SmallVector<Operation *> worklist{op};
+  DenseSet<Operation *> erased;
+  while (!worklist.empty()) {
+    Operation *next = worklist.pop_back_val();
+    if (erased.contains(next) || (next != op && !isOpTriviallyDead(next)))
+      continue;
+    for (Value operand : next->getOperands())
+      if (Operation *producer = operand.getDefiningOp())
+        worklist.push_back(producer);
+    erased.insert(next);
+    rewriter.eraseOp(next);
+  }
+}
+
 FailureOr<SmallVector<Value>> mlir::rlx::runInF32(
     RewriterBase &rewriter, Operation *op,
     function_ref<FailureOr<SmallVector<Value>>(Operation *)> rewrite) {
@@ -130,7 +149,7 @@ FailureOr<SmallVector<Value>> mlir::rlx::runInF32(
   rewriter.eraseOp(f32Op);
   if (failed(values)) {
     for (Operation *extension : llvm::reverse(created))
-      rewriter.eraseOp(extension);
+      eraseWithDeadProducers(rewriter, extension);
     return failure();
   }
   SmallVector<Value> rounded;
