@@ -1,4 +1,5 @@
 // RUN: rlx-opt %s --split-input-file --rlx-lower-to-linalg --rlx-optimize-contractions=vector-bits=512 | FileCheck %s
+// RUN: rlx-opt %s --split-input-file --rlx-lower-to-linalg --rlx-optimize-contractions="vector-bits=512 column-pieces=0" | FileCheck %s --check-prefix=WHOLE
 
 // A matmul: scf.forall over 128x256 blocks of C, KC = whole K (256), 8x32
 // register tiles (loops n, m), the 8 C rows in vector registers over the k
@@ -45,11 +46,17 @@ func.func @long_k(%a: tensor<256x1024xf32>, %b: tensor<1024x256xf32>, %c: tensor
 // Sizes that no register tile divides (and too small for threads: scf.for
 // blocks): blocks that divide them (50 of 100)
 // keep every tile static; the peeled edge tiles are 2 rows and 6 columns.
+// A 6-wide row is two overlapping power-of-two pieces, columns [0, 4) and
+// [2, 6) (no vector<6xf32>, which LLVM would widen into shuffles).
 // CHECK-LABEL: func.func @odd
 // CHECK: scf.for %{{.+}} = %c0 to %c100 step %c50
 // CHECK-NOT: tensor<?x
 // CHECK-DAG: vector<32xf32>
-// CHECK-DAG: vector<6xf32>
+// CHECK-DAG: vector.transfer_read %{{.+}}[%c0{{.*}}, %c2], %{{.+}} {in_bounds = [true]} : tensor<2x6xf32>, vector<4xf32>
+// CHECK-NOT: vector<6xf32>
+// With column-pieces=0 the edge rows are one vector<6xf32> each.
+// WHOLE-LABEL: func.func @odd
+// WHOLE: vector.fma {{.*}} : vector<6xf32>
 // CHECK-NOT: tensor<?x
 // CHECK-NOT: linalg.matmul
 func.func @odd(%a: tensor<100x37xf32>, %b: tensor<37x70xf32>, %c: tensor<100x70xf32>) -> tensor<100x70xf32> {
@@ -100,17 +107,21 @@ func.func @qkt(%q: tensor<2x4x64x32xf32>, %k: tensor<2x4x96x32xf32>, %c: tensor<
 // 0.3 MFMA, for threads: scf.for blocks): C rows are
 // output rows y[n, f, i, 0:12] (an edge tile of 12 columns), A elements are
 // weights, B rows are input rows xp[n, c, i + a, b : b + 12], and the
-// reduction (c, a, b) is a loop nest inside the register tile.
+// reduction (c, a, b) is a loop nest inside the register tile. A 12-wide
+// row is two overlapping 8-wide pieces, columns [0, 8) and [4, 12): 16
+// accumulators, two B loads and 16 FMAs per step.
 // CHECK-LABEL: func.func @conv
 // CHECK: linalg.fill
 // CHECK-NOT: scf.forall
-// CHECK: scf.for {{.*}} -> (vector<12xf32>, vector<12xf32>, vector<12xf32>, vector<12xf32>, vector<12xf32>, vector<12xf32>, vector<12xf32>, vector<12xf32>)
-// CHECK: scf.for {{.*}} -> (vector<12xf32>, vector<12xf32>, vector<12xf32>, vector<12xf32>, vector<12xf32>, vector<12xf32>, vector<12xf32>, vector<12xf32>)
-// CHECK: scf.for {{.*}} -> (vector<12xf32>, vector<12xf32>, vector<12xf32>, vector<12xf32>, vector<12xf32>, vector<12xf32>, vector<12xf32>, vector<12xf32>)
+// CHECK: scf.for {{.*}} -> (vector<8xf32>, vector<8xf32>, vector<8xf32>, vector<8xf32>, vector<8xf32>, vector<8xf32>, vector<8xf32>, vector<8xf32>, vector<8xf32>, vector<8xf32>, vector<8xf32>, vector<8xf32>, vector<8xf32>, vector<8xf32>, vector<8xf32>, vector<8xf32>)
+// CHECK: scf.for {{.*}} -> (vector<8xf32>, vector<8xf32>, vector<8xf32>, vector<8xf32>, vector<8xf32>, vector<8xf32>, vector<8xf32>, vector<8xf32>, vector<8xf32>, vector<8xf32>, vector<8xf32>, vector<8xf32>, vector<8xf32>, vector<8xf32>, vector<8xf32>, vector<8xf32>)
+// CHECK: scf.for {{.*}} -> (vector<8xf32>, vector<8xf32>, vector<8xf32>, vector<8xf32>, vector<8xf32>, vector<8xf32>, vector<8xf32>, vector<8xf32>, vector<8xf32>, vector<8xf32>, vector<8xf32>, vector<8xf32>, vector<8xf32>, vector<8xf32>, vector<8xf32>, vector<8xf32>)
 // CHECK-NOT: scf.for
-// CHECK: vector.transfer_read {{.*}} : tensor<1x8x3x14xf32>, vector<12xf32>
-// CHECK-COUNT-8: vector.fma {{.*}} : vector<12xf32>
+// CHECK: vector.transfer_read {{.*}} : tensor<1x8x3x14xf32>, vector<8xf32>
+// CHECK: vector.transfer_read {{.*}} : tensor<1x8x3x14xf32>, vector<8xf32>
+// CHECK-COUNT-16: vector.fma {{.*}} : vector<8xf32>
 // CHECK: scf.yield
+// CHECK-NOT: vector<12xf32>
 // CHECK-NOT: linalg.generic
 func.func @conv(%x: tensor<2x8x10x12xf32>, %w: tensor<16x8x3x3xf32>) -> tensor<2x16x10x12xf32> {
   %y = rlx.conv2d %x, %w {padding = array<i64: 1, 1>} : tensor<2x8x10x12xf32>, tensor<16x8x3x3xf32> -> tensor<2x16x10x12xf32>

@@ -265,6 +265,11 @@ def RlxOptimizeContractions : Pass<"rlx-optimize-contractions"> {
     Option<"parallel", "parallel", "bool", /*default=*/"true",
            "Tile the result blocks with scf.forall (threads) instead of "
            "scf.for">,
+    Option<"columnPieces", "column-pieces", "bool", /*default=*/"true",
+           "Split a register-tile row whose width is not a power of two "
+           "(an edge tile, a 56-wide convolution row) into overlapping "
+           "one-register pieces instead of one odd-width vector, which "
+           "LLVM widens into shuffles and spills">,
   ];
   let dependentDialects = [
     "::mlir::affine::AffineDialect", "::mlir::arith::ArithDialect",

@@ -466,13 +466,34 @@ static LogicalResult tileContraction(RewriterBase &rewriter,
   return success();
 }
 
+/// The column pieces of an `n`-wide register tile, as (offset, width): the
+/// whole row when `n` is a power of two no wider than `nr` (LLVM splits it
+/// into whole registers); else pieces of one register (`lanes`, or the
+/// largest power of two <= n when narrower), the last one ending at `n` and
+/// overlapping its neighbour. An overlapped column is computed twice from
+/// the same C value and the same products in the same order, so both
+/// writes store the same bits; odd widths (vector<24xf32>) would otherwise
+/// be widened by LLVM into shuffles and spills. Without `split`
+/// (column-pieces=0): the whole row.
+static SmallVector<std::pair<int64_t, int64_t>>
+columnPieces(int64_t n, int64_t nr, int64_t lanes, bool split) {
+  if (!split || (n <= nr && llvm::isPowerOf2_64(n)))
+    return {{0, n}};
+  int64_t w = std::min<int64_t>(lanes, llvm::bit_floor(uint64_t(n)));
+  SmallVector<std::pair<int64_t, int64_t>> pieces;
+  for (int64_t off = 0; off < n; off += w)
+    pieces.push_back({std::min(off, n - w), w});
+  return pieces;
+}
+
 /// Replaces a static MR x NR tile of a planned contraction by the
 /// micro-kernel: the C rows are read into vector registers, a loop nest over
 /// the reduction dims accumulates broadcast(A[m, k]) * B[k, n:n+NR] into
 /// them with vector.fma, and the rows are written back.
 static LogicalResult emitMicroKernel(RewriterBase &rewriter,
                                      linalg::LinalgOp op,
-                                     const ContractionPlan &plan) {
+                                     const ContractionPlan &plan,
+                                     int64_t vectorBits, bool split) {
   SmallVector<int64_t> ranges = op.getStaticLoopRanges();
   int64_t mSize = ranges[plan.mDim], nSize = ranges[plan.nDim];
   if (ShapedType::isDynamic(mSize) || ShapedType::isDynamic(nSize) ||
@@ -483,14 +504,20 @@ static LogicalResult emitMicroKernel(RewriterBase &rewriter,
       return failure();
   Location loc = op.getLoc();
   rewriter.setInsertionPoint(op);
-  MLIRContext *ctx = op.getContext();
   unsigned numLoops = op.getNumLoops();
   Value a = op.getDpsInputs()[plan.aIndex], b = op.getDpsInputs()[plan.bIndex];
   Value c = op.getDpsInits()[0];
   SmallVector<AffineMap> maps = op.getIndexingMapsArray();
   AffineMap aMap = maps[plan.aIndex], bMap = maps[plan.bIndex], cMap = maps[2];
   Type elementType = getElementTypeOrSelf(c.getType());
-  auto vecType = VectorType::get({nSize}, elementType);
+  int64_t lanes =
+      std::max<int64_t>(1, vectorBits / elementType.getIntOrFloatBitWidth());
+  SmallVector<std::pair<int64_t, int64_t>> pieces =
+      columnPieces(nSize, plan.nr, lanes, split);
+  int64_t numPieces = pieces.size();
+  auto vecType = [&](int64_t piece) {
+    return VectorType::get({pieces[piece].second}, elementType);
+  };
   Value zero = arith::ConstantOp::create(rewriter, loc, elementType,
                                          rewriter.getZeroAttr(elementType));
 
@@ -506,16 +533,19 @@ static LogicalResult emitMicroKernel(RewriterBase &rewriter,
     return result;
   };
   SmallVector<OpFoldResult> dims(numLoops, rewriter.getIndexAttr(0));
-  auto rowDims = [&](int64_t i) {
+  auto rowDims = [&](int64_t i, int64_t piece) {
     SmallVector<OpFoldResult> rd = dims;
     rd[plan.mDim] = rewriter.getIndexAttr(i);
+    rd[plan.nDim] = rewriter.getIndexAttr(pieces[piece].first);
     return rd;
   };
+  // Accumulators row-major: acc[i * numPieces + p].
   SmallVector<Value> acc;
   for (int64_t i = 0; i < mSize; ++i)
-    acc.push_back(vector::TransferReadOp::create(
-        rewriter, loc, vecType, c, indices(rewriter, cMap, rowDims(i)), zero,
-        ArrayRef<bool>{true}));
+    for (int64_t p = 0; p < numPieces; ++p)
+      acc.push_back(vector::TransferReadOp::create(
+          rewriter, loc, vecType(p), c, indices(rewriter, cMap, rowDims(i, p)),
+          zero, ArrayRef<bool>{true}));
 
   // The reduction loops (extent-1 dims need none).
   SmallVector<unsigned> kLoops;
@@ -537,17 +567,25 @@ static LogicalResult emitMicroKernel(RewriterBase &rewriter,
     SmallVector<OpFoldResult> kDims = dims;
     for (auto [d, iv] : llvm::zip(kLoops, ivs))
       kDims[d] = iv;
-    Value bRow = vector::TransferReadOp::create(bld, loc, vecType, b,
-                                                indices(bld, bMap, kDims), zero,
-                                                ArrayRef<bool>{true});
+    SmallVector<Value> bRows;
+    for (int64_t p = 0; p < numPieces; ++p) {
+      SmallVector<OpFoldResult> bd = kDims;
+      bd[plan.nDim] = bld.getIndexAttr(pieces[p].first);
+      bRows.push_back(vector::TransferReadOp::create(
+          bld, loc, vecType(p), b, indices(bld, bMap, bd), zero,
+          ArrayRef<bool>{true}));
+    }
     scf::ValueVector next;
     for (int64_t i = 0; i < mSize; ++i) {
       SmallVector<OpFoldResult> ad = kDims;
       ad[plan.mDim] = bld.getIndexAttr(i);
       Value aElem =
           tensor::ExtractOp::create(bld, loc, a, indices(bld, aMap, ad));
-      Value aVec = vector::BroadcastOp::create(bld, loc, vecType, aElem);
-      next.push_back(vector::FMAOp::create(bld, loc, aVec, bRow, iterArgs[i]));
+      for (int64_t p = 0; p < numPieces; ++p) {
+        Value aVec = vector::BroadcastOp::create(bld, loc, vecType(p), aElem);
+        next.push_back(vector::FMAOp::create(bld, loc, aVec, bRows[p],
+                                             iterArgs[i * numPieces + p]));
+      }
     }
     return next;
   };
@@ -561,12 +599,12 @@ static LogicalResult emitMicroKernel(RewriterBase &rewriter,
   }
   Value result = c;
   for (int64_t i = 0; i < mSize; ++i)
-    result = vector::TransferWriteOp::create(
-                 rewriter, loc, sums[i], result,
-                 indices(rewriter, cMap, rowDims(i)), ArrayRef<bool>{true})
-                 .getResult();
+    for (int64_t p = 0; p < numPieces; ++p)
+      result = vector::TransferWriteOp::create(
+                   rewriter, loc, sums[i * numPieces + p], result,
+                   indices(rewriter, cMap, rowDims(i, p)), ArrayRef<bool>{true})
+                   .getResult();
   rewriter.replaceOp(op, result);
-  (void)ctx;
   return success();
 }
 
@@ -640,7 +678,7 @@ struct RlxOptimizeContractionsPass
       });
       for (linalg::LinalgOp tileOp : tiles) {
         tileOp->removeAttr(kMarker);
-        (void)emitMicroKernel(rewriter, tileOp, *plan);
+        (void)emitMicroKernel(rewriter, tileOp, *plan, bits, columnPieces);
       }
     }
   }
