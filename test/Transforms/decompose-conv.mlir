@@ -1,5 +1,7 @@
 // RUN: rlx-opt %s --split-input-file --rlx-decompose-backward=conv-direct=false | FileCheck %s
 // RUN: rlx-opt %s --split-input-file --rlx-decompose-backward="conv-direct=false im2col-max-elements=1200" | FileCheck %s --check-prefix=TILED
+// RUN: rlx-opt %s --split-input-file --rlx-decompose-backward | FileCheck %s --check-prefix=DWISE
+// RUN: rlx-opt %s --split-input-file --rlx-decompose-backward --rlx-lower-to-linalg --rlx-optimize-contractions=vector-bits=512 | FileCheck %s --check-prefix=DWISEK
 
 // dw[co, (c,a,b)] = dyT[co, (n,i,j)] x col[(n,i,j), (c,a,b)]: pad, ONE im2col
 // generic whose map encodes stride/dilation, a real transpose of dy, ONE matmul.
@@ -226,4 +228,32 @@ func.func @input_dynamic(%dy: tensor<?x?x?x?xf32>, %w: tensor<?x?x?x?xf32>) -> t
 func.func @weight_dynamic(%x: tensor<?x?x?x?xf64>, %dy: tensor<?x?x?x?xf64>) -> tensor<?x?x?x?xf64> {
   %dw = rlx.conv2d_backward_weight %x, %dy {padding = array<i64: 1, 1>, groups = 2 : i64} : tensor<?x?x?x?xf64>, tensor<?x?x?x?xf64> -> tensor<?x?x?x?xf64>
   return %dw : tensor<?x?x?x?xf64>
+}
+
+// -----
+
+// Depthwise (one output channel per group), stride 1 along W: with
+// conv-direct (the default) per-column partial
+// sums part[g, c, a, b, j] over (n, i), then their sum over j. The
+// micro-kernel's rows are the 3 taps b, both operands loaded as vectors
+// along j (20 columns: pieces [0, 16) and [4, 20)), no broadcast.
+// DWISE-LABEL: func.func @weight_depthwise
+// DWISE: tensor.pad
+// DWISE: linalg.generic {{.*}} iterator_types = ["parallel", "parallel", "parallel", "parallel", "parallel", "reduction", "reduction"]
+// DWISE-SAME: tensor<?x4x8x22xf32>, tensor<?x4x6x20xf32>) outs(%{{.+}} : tensor<4x1x3x3x20xf32>)
+// DWISE: linalg.generic {{.*}} iterator_types = ["parallel", "parallel", "parallel", "parallel", "reduction"]
+// DWISE-SAME: outs(%{{.+}} : tensor<4x1x3x3xf32>)
+// DWISEK-LABEL: func.func @weight_depthwise
+// DWISEK: scf.forall
+// DWISEK: scf.for {{.*}} -> (vector<16xf32>, vector<16xf32>, vector<16xf32>, vector<16xf32>, vector<16xf32>, vector<16xf32>)
+// DWISEK: vector.transfer_read {{.*}} : tensor<?x1x6x20xf32>, vector<16xf32>
+// DWISEK-NOT: vector.broadcast
+// DWISEK: vector.transfer_read {{.*}} : tensor<?x1x6x22xf32>, vector<16xf32>
+// DWISEK: vector.fma
+// DWISEK-NOT: vector.broadcast
+// DWISEK: scf.yield
+// With conv-direct=false it is im2col + batch_matmul over the groups.
+func.func @weight_depthwise(%x: tensor<?x4x6x20xf32>, %dy: tensor<?x4x6x20xf32>) -> tensor<4x1x3x3xf32> {
+  %dw = rlx.conv2d_backward_weight %x, %dy {padding = array<i64: 1, 1>, groups = 4 : i64} : tensor<?x4x6x20xf32>, tensor<?x4x6x20xf32> -> tensor<4x1x3x3xf32>
+  return %dw : tensor<4x1x3x3xf32>
 }

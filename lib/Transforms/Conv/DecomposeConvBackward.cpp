@@ -556,6 +556,46 @@ static Value directWeightGrad(OpBuilder &b, Location loc,
       b, loc, dw, SmallVector<ReassociationIndices>{{0, 1}, {2}, {3}, {4}});
 }
 
+/// conv-direct, one output channel per group: the weight gradient of a conv
+/// with one output channel per group (Co = G, depthwise) and stride 1 along W.
+/// The implicit GEMM would vectorize along its single output channel; instead
+/// each output column j keeps its own partial sums, vectorized along the rows
+/// of x and dy, and a short sum over j follows:
+///
+///   part[g, c, a, b, j] += xp[n, g*Cig + c, i*s + a*d, j + b*d]
+///                          * dy[n, g, i, j]          (sum over n, i)
+///   dw[g, c, a, b]       = sum_j part[g, c, a, b, j]
+///
+/// rlx-optimize-contractions turns the first into a micro-kernel whose
+/// rows are the kW taps b and whose both operands are loaded as vectors.
+static Value depthwiseWeightGrad(OpBuilder &b, Location loc,
+                                 Conv2dBackwardWeightOp op,
+                                 const WeightGradShape &s, Value x, Value dy) {
+  MLIRContext *ctx = b.getContext();
+  Type elementType = cast<ShapedType>(x.getType()).getElementType();
+  ArrayRef<int64_t> stride = op.getStride(), dilation = op.getDilation();
+  Value xp = padSpatial(b, loc, x, op.getPadding(), op.getPadding());
+  // Loops (g, c, a, b, j, n, i).
+  AffineExpr g, c, ka, kb, j, n, i;
+  bindDims(ctx, g, c, ka, kb, j, n, i);
+  AffineMap xMap =
+      AffineMap::get(7, 0,
+                     {n, g * s.cig + c, i * stride[0] + ka * dilation[0],
+                      j + kb * dilation[1]},
+                     ctx);
+  AffineMap dyMap = AffineMap::get(7, 0, {n, g, i, j}, ctx);
+  AffineMap partMap = AffineMap::get(7, 0, {g, c, ka, kb, j}, ctx);
+  Value partInit =
+      filled(b, loc,
+             tensor::EmptyOp::create(
+                 b, loc, ArrayRef<int64_t>{s.groups, s.cig, s.kh, s.kw, s.wo},
+                 elementType),
+             0.0);
+  Value part = buildMultiplyAccumulate(b, loc, {xp, xMap}, {dy, dyMap},
+                                       {partInit, partMap});
+  return buildSum(b, loc, part, {4});
+}
+
 /// The general weight gradient, any dim of x and dy dynamic: one
 /// contraction over (g, o, c, a, b, n, i, j) on the group-split views
 ///
@@ -654,6 +694,8 @@ decomposeConv2dBackwardWeight(RewriterBase &rewriter, Conv2dBackwardWeightOp op,
   s.ho = dyType.getDimSize(2);
   s.wo = dyType.getDimSize(3);
 
+  if (options.convDirect && s.cog == 1 && op.getStride()[1] == 1 && s.wo > 0)
+    return SmallVector<Value>{depthwiseWeightGrad(rewriter, loc, op, s, x, dy)};
   if (options.convDirect)
     return SmallVector<Value>{directWeightGrad(rewriter, loc, op, s, x, dy)};
 

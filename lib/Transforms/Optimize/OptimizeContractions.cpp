@@ -17,9 +17,14 @@
 //
 // n is the loop of C's last (unit-stride) dim; B is the operand whose last
 // index advances with n with unit stride, A the other one (not indexed by
-// n). When B is indexed by n elsewhere than last (q k^T in attention), it is
-// first copied into a layout with n last. The reduction is never split
-// across threads, so a result is bitwise the same for any thread count.
+// n, or, when both operands have rows along n, the one indexed by more of
+// C's dims: its rows are then loaded as vectors instead of broadcast, e.g.
+// the per-column partial sums of a depthwise weight gradient). A row whose
+// width is not a power of two is computed as overlapping one-register
+// pieces (column-pieces). When B is indexed by n elsewhere than last (q k^T in
+// attention), it is first copied into a layout with n last. The reduction is
+// never split across threads, so a result is bitwise the same for any thread
+// count.
 //
 // Tile sizes come from the shapes and the vector width: NR = two vectors,
 // MR accumulator rows use half the vector registers, a KC x NR panel of B
@@ -79,6 +84,10 @@ struct ContractionPlan {
   int64_t mc, nc, kc, mr, nr;
   bool pack = false; // copy the KC blocks of A and B into padded buffers
   int64_t pad = 0;
+  // A's last index also advances with n (unit stride): its rows are loaded
+  // as vectors like B's, not broadcast (elementwise products, such as the
+  // per-column partial sums of a depthwise weight gradient).
+  bool aVector = false;
 };
 } // namespace
 
@@ -188,18 +197,41 @@ planContraction(linalg::LinalgOp op, int64_t vectorBits, int64_t threads) {
   plan.nDim = cast<AffineDimExpr>(cMap.getResults().back()).getPosition();
   bool inA = maps[0].isFunctionOfDim(plan.nDim),
        inB = maps[1].isFunctionOfDim(plan.nDim);
-  if (inA == inB)
+  if (!inA && !inB)
     return failure();
-  plan.bIndex = inA ? 0 : 1;
+  // Whether `map`'s last index advances with n, unit stride, and no other
+  // index does.
+  auto rowAlongN = [&](AffineMap map) {
+    for (unsigned r = 0; r < map.getNumResults(); ++r) {
+      std::optional<int64_t> c = coefficientOf(map.getResult(r), plan.nDim);
+      bool last = r + 1 == map.getNumResults();
+      if (!c || *c != (last ? 1 : 0))
+        return false;
+    }
+    return true;
+  };
+  if (inA && inB) {
+    // Both rows along n: B is the operand indexed by fewer of C's dims, A
+    // (the rows of the register tile) the other one.
+    if (!rowAlongN(maps[0]) || !rowAlongN(maps[1]))
+      return failure();
+    auto cDimsOf = [&](AffineMap map) {
+      return llvm::count_if(cMap.getResults(), [&](AffineExpr e) {
+        return map.isFunctionOfDim(cast<AffineDimExpr>(e).getPosition());
+      });
+    };
+    int64_t c0 = cDimsOf(maps[0]), c1 = cDimsOf(maps[1]);
+    if (c0 == c1)
+      return failure();
+    plan.bIndex = c0 < c1 ? 0 : 1;
+    plan.aVector = true;
+  } else {
+    plan.bIndex = inA ? 0 : 1;
+  }
   plan.aIndex = 1 - plan.bIndex;
   AffineMap aMap = maps[plan.aIndex], bMap = maps[plan.bIndex];
-  // B's last index advances with n, unit stride; no other index does.
-  for (unsigned r = 0; r < bMap.getNumResults(); ++r) {
-    std::optional<int64_t> c = coefficientOf(bMap.getResult(r), plan.nDim);
-    bool last = r + 1 == bMap.getNumResults();
-    if (!c || *c != (last ? 1 : 0))
-      return failure();
-  }
+  if (!rowAlongN(bMap))
+    return failure();
   SmallVector<utils::IteratorType> iterators = op.getIteratorTypesArray();
   std::optional<unsigned> mDim;
   for (unsigned d = 0; d < op.getNumLoops(); ++d) {
@@ -579,10 +611,19 @@ static LogicalResult emitMicroKernel(RewriterBase &rewriter,
     for (int64_t i = 0; i < mSize; ++i) {
       SmallVector<OpFoldResult> ad = kDims;
       ad[plan.mDim] = bld.getIndexAttr(i);
-      Value aElem =
-          tensor::ExtractOp::create(bld, loc, a, indices(bld, aMap, ad));
+      Value aElem;
+      if (!plan.aVector)
+        aElem = tensor::ExtractOp::create(bld, loc, a, indices(bld, aMap, ad));
       for (int64_t p = 0; p < numPieces; ++p) {
-        Value aVec = vector::BroadcastOp::create(bld, loc, vecType(p), aElem);
+        Value aVec;
+        if (plan.aVector) {
+          ad[plan.nDim] = bld.getIndexAttr(pieces[p].first);
+          aVec = vector::TransferReadOp::create(bld, loc, vecType(p), a,
+                                                indices(bld, aMap, ad), zero,
+                                                ArrayRef<bool>{true});
+        } else {
+          aVec = vector::BroadcastOp::create(bld, loc, vecType(p), aElem);
+        }
         next.push_back(vector::FMAOp::create(bld, loc, aVec, bRows[p],
                                              iterArgs[i * numPieces + p]));
       }
