@@ -1,4 +1,4 @@
-// RUN: rlx-opt %s --split-input-file --rlx-decompose-backward=attention-per-head=false | FileCheck %s
+// RUN: rlx-opt %s --split-input-file --rlx-decompose-backward='attention-per-head=false attention-blocks=false' | FileCheck %s
 
 // dq, sequence-major [B, S, H*D] with a dynamic batch, Sq = 3 != Sk = 5,
 // custom [B, Sk] mask and softcap. Operands are viewed as [B, S, H, D] by a

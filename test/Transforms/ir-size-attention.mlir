@@ -4,7 +4,7 @@
 // form, nested ops included). The awk script prints one count per function.
 // (Explicit scales keep constant uniquing from merging 1/sqrt(4) = 0.5 with
 // the custom mask threshold 0.5 in one function only.)
-// RUN: rlx-opt %s --split-input-file --rlx-decompose-backward=attention-per-head=false --rlx-lower-to-linalg --mlir-print-op-generic \
+// RUN: rlx-opt %s --split-input-file --rlx-decompose-backward='attention-per-head=false attention-blocks=false' --rlx-lower-to-linalg=forward-attention-blocks=false --mlir-print-op-generic \
 // RUN:   | awk '/^\/\/ -----/ { print "ops", n; n = 0; next } /"[a-z_]+\.[a-z_.]+"/ { n++ } END { print "ops", n }' \
 // RUN:   | FileCheck %s
 

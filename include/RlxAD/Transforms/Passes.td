@@ -66,6 +66,16 @@ def RlxDecomposeBackward : Pass<"rlx-decompose-backward"> {
            /*default=*/"true",
            "attention_backward one (batch, head) at a time (an scf.for "
            "nest), so the [Sq, Sk] temporaries exist for one head only">,
+    Option<"attentionBlocks", "attention-blocks", "bool", /*default=*/"true",
+           "attention_backward per (batch, head) and block of query rows, "
+           "FlashAttention-2 style: each block recomputes its scores and "
+           "probabilities and computes its dq rows or adds its part to dk "
+           "or dv (in block order), so only [rows, Sk] score tiles exist "
+           "(not with a custom or rank-4 bias mask)">,
+    Option<"attentionBlockRows", "attention-block-rows", "int64_t",
+           /*default=*/"0",
+           "Query rows per block of attention-blocks (0: from the shapes, "
+           "so that a block's score tiles stay in cache)">,
     Option<"maxPoolScatter", "max-pool-scatter", "bool", /*default=*/"true",
            "max_pool2d_backward as one pass over the windows (an scf.forall "
            "over the (n, c) planes) that adds dy into dx at each window's "
@@ -103,6 +113,11 @@ def RlxLowerToLinalg : Pass<"rlx-lower-to-linalg"> {
            "a stride along W splits the input into W phases so that the "
            "output columns read unit-stride rows) instead of "
            "linalg.conv_2d_nchw_fchw">,
+    Option<"forwardAttentionBlocks", "forward-attention-blocks", "bool",
+           /*default=*/"true",
+           "attention per (batch, head) and block of query rows (as "
+           "attention-blocks for the backward), so only [rows, Sk] score "
+           "tiles exist (not with a custom or rank-4 bias mask)">,
   ];
   let dependentDialects = [
     "::mlir::arith::ArithDialect", "::mlir::linalg::LinalgDialect",

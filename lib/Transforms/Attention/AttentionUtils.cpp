@@ -8,8 +8,10 @@
 #include "mlir/Dialect/Arith/Utils/Utils.h"
 #include "mlir/Dialect/Linalg/IR/Linalg.h"
 #include "mlir/Dialect/Math/IR/Math.h"
+#include "mlir/Dialect/SCF/IR/SCF.h"
 #include "mlir/Dialect/Tensor/IR/Tensor.h"
 
+#include <algorithm>
 #include <cmath>
 
 using namespace mlir;
@@ -242,7 +244,7 @@ static Value buildMaskedScores(OpBuilder &b, Location loc,
 AttentionProbs mlir::rlx::buildAttentionProbs(OpBuilder &b, Location loc,
                                               const AttentionSpec &spec,
                                               Value qView, Value kView,
-                                              Value mask) {
+                                              Value mask, Value offset) {
   MLIRContext *ctx = b.getContext();
   Type elementType = cast<ShapedType>(qView.getType()).getElementType();
   unsigned seqDim = spec.seqMajor ? 1 : 2;
@@ -252,9 +254,10 @@ AttentionProbs mlir::rlx::buildAttentionProbs(OpBuilder &b, Location loc,
   OpFoldResult sq = tensor::getMixedSize(
       b, loc, qView, seqDim + (spec.seqMajor || !spec.grouped() ? 0 : 1));
   OpFoldResult sk = tensor::getMixedSize(b, loc, kView, seqDim);
-  Value offset =
-      arith::SubIOp::create(b, loc, getValueOrCreateConstantIndexOp(b, loc, sk),
-                            getValueOrCreateConstantIndexOp(b, loc, sq));
+  if (!offset)
+    offset = arith::SubIOp::create(b, loc,
+                                   getValueOrCreateConstantIndexOp(b, loc, sk),
+                                   getValueOrCreateConstantIndexOp(b, loc, sq));
 
   // S[b,h,[g,]i,j] = sum_d q[b,h,[g,]i,d] * k[b,h,j,d].
   SmallVector<OpFoldResult> scoreSizes = {batch,
@@ -275,4 +278,181 @@ AttentionProbs mlir::rlx::buildAttentionProbs(OpBuilder &b, Location loc,
   // P = softmax_j(Z): m = max_j Z, l = sum_j exp(Z - m), P = exp(Z - m) / l.
   Value probs = buildSoftmax(b, loc, z, /*axis=*/spec.scoreRank() - 1);
   return {scores, probs, offset};
+}
+
+bool mlir::rlx::attentionBlocksApply(const AttentionSpec &spec, Value mask) {
+  return !mask || (spec.maskKind != MaskKind::custom &&
+                   cast<ShapedType>(mask.getType()).getRank() == 2);
+}
+
+/// The query rows of a block: its [rows, Sk] tiles (the scores of the G
+/// query heads of a group together) hold about 32K elements (128 KiB in
+/// f32), so that they stay in the L2 cache while the block's products and
+/// row passes reuse them; at least 16 rows (the reduction of the dk and dv
+/// products) and at most 128. An explicit `option` wins.
+static int64_t pickBlockRows(int64_t sk, int64_t groupSize, int64_t option) {
+  if (option > 0)
+    return option;
+  if (ShapedType::isDynamic(sk))
+    return 64;
+  int64_t rows = (int64_t(1) << 15) / std::max<int64_t>(1, sk * groupSize);
+  return std::clamp<int64_t>(rows / 8 * 8, 16, 128);
+}
+
+/// `x` with its dim `dim` restricted to [start, start + size).
+static Value sliceDim(OpBuilder &b, Location loc, Value x, int64_t dim,
+                      OpFoldResult start, OpFoldResult size) {
+  auto type = cast<RankedTensorType>(x.getType());
+  int64_t rank = type.getRank();
+  SmallVector<OpFoldResult> offsets(rank, b.getIndexAttr(0)),
+      sizes = tensor::getMixedSizes(b, loc, x),
+      strides(rank, b.getIndexAttr(1));
+  offsets[dim] = start;
+  sizes[dim] = size;
+  SmallVector<int64_t> shape(type.getShape());
+  std::optional<int64_t> staticSize = getConstantIntValue(size);
+  shape[dim] = staticSize ? *staticSize : ShapedType::kDynamic;
+  return tensor::ExtractSliceOp::create(b, loc, type.clone(shape), x, offsets,
+                                        sizes, strides)
+      .getResult();
+}
+
+/// Inserts `part` into `into` at `start` of its dim `dim`.
+static Value insertDim(OpBuilder &b, Location loc, Value part, Value into,
+                       int64_t dim, OpFoldResult start) {
+  int64_t rank = cast<ShapedType>(into.getType()).getRank();
+  SmallVector<OpFoldResult> offsets(rank, b.getIndexAttr(0)),
+      sizes = tensor::getMixedSizes(b, loc, part),
+      strides(rank, b.getIndexAttr(1));
+  offsets[dim] = start;
+  return tensor::InsertSliceOp::create(b, loc, part, into, offsets, sizes,
+                                       strides)
+      .getResult();
+}
+
+Value mlir::rlx::buildAttentionBlocks(OpBuilder &b, Location loc,
+                                      const AttentionSpec &spec, Value q,
+                                      Value k, Value v, Value dy, Value mask,
+                                      Value result, AttentionRole role,
+                                      int64_t blockRowsOption,
+                                      AttentionBlockBody body) {
+  bool querySide =
+      role == AttentionRole::Query || role == AttentionRole::Output;
+  // View dims: [B, H, S, D], or [B, S, H, D] when sequence-major (a split
+  // query head (Hkv, G) has Hkv at the same place): the forall runs over B
+  // and H (Hkv). The sequence dim of the query-side views ([B, S, Hkv, G, D]
+  // or [B, Hkv, G, S, D] when grouped) and of k and v.
+  int64_t headDim = spec.seqMajor ? 2 : 1;
+  int64_t seqDim = spec.seqMajor ? 1 : (spec.grouped() ? 3 : 2);
+  int64_t kSeqDim = spec.seqMajor ? 1 : 2;
+  int64_t resultSeqDim = querySide ? seqDim : kSeqDim;
+  bool causal = spec.maskKind == MaskKind::causal;
+  AttentionSpec headSpec = spec;
+  headSpec.numHeads = spec.groupSize();
+  headSpec.numKvHeads = 1;
+  int64_t staticSq = cast<ShapedType>(q.getType()).getDimSize(seqDim);
+  int64_t rows =
+      pickBlockRows(cast<ShapedType>(k.getType()).getDimSize(kSeqDim),
+                    spec.groupSize(), blockRowsOption);
+  if (!ShapedType::isDynamic(staticSq) && staticSq > 0)
+    rows = std::min(rows, staticSq);
+
+  OpFoldResult one = b.getIndexAttr(1), zero = b.getIndexAttr(0);
+  auto headSlice = [&](OpBuilder &nb, Location nloc, Value x, Value bi,
+                       Value hi) {
+    return sliceDim(nb, nloc, sliceDim(nb, nloc, x, 0, bi, one), headDim, hi,
+                    one);
+  };
+  auto forall = scf::ForallOp::create(
+      b, loc,
+      ArrayRef<OpFoldResult>{tensor::getMixedSize(b, loc, result, 0),
+                             b.getIndexAttr(spec.numKvHeads)},
+      ValueRange{result}, std::nullopt);
+  Value bi = forall.getInductionVars()[0], hi = forall.getInductionVars()[1];
+  Value out = forall.getRegionIterArgs()[0];
+  OpBuilder::InsertionGuard guard(b);
+  b.setInsertionPoint(forall.getTerminator());
+  Value qh = headSlice(b, loc, q, bi, hi);
+  Value kh = headSlice(b, loc, k, bi, hi);
+  Value vh = headSlice(b, loc, v, bi, hi);
+  Value dyh = dy ? headSlice(b, loc, dy, bi, hi) : Value();
+  Value headOut = headSlice(b, loc, out, bi, hi);
+  if (!querySide)
+    headOut = filled(b, loc, headOut, 0.0);
+
+  Value sq = tensor::DimOp::create(b, loc, qh, seqDim);
+  Value sk = tensor::DimOp::create(b, loc, kh, kSeqDim);
+  Value offset0 = arith::SubIOp::create(b, loc, sk, sq);
+  Value c0 = arith::ConstantIndexOp::create(b, loc, 0);
+  Value step = arith::ConstantIndexOp::create(b, loc, rows);
+  Value end = arith::MulIOp::create(
+      b, loc, arith::DivUIOp::create(b, loc, sq, step), step);
+
+  // One block of `size` rows from row i0.
+  auto block = [&](OpBuilder &nb, Location nloc, Value i0, OpFoldResult size,
+                   Value acc) -> Value {
+    AttentionBlock blk;
+    blk.spec = headSpec;
+    blk.q = sliceDim(nb, nloc, qh, seqDim, i0, size);
+    blk.dy = dyh ? sliceDim(nb, nloc, dyh, seqDim, i0, size) : Value();
+    blk.mask = mask ? sliceDim(nb, nloc, mask, 0, i0, size) : Value();
+    blk.offset = arith::AddIOp::create(nb, nloc, offset0, i0);
+    blk.k = kh;
+    blk.v = vh;
+    Value keyEnd;
+    if (causal) {
+      // Row i sees keys j <= i + offset: the block's last row sees the most.
+      // Rounded up to 32 (the micro-kernels' register tile) so that their
+      // edge tiles are empty; all keys when the first row sees none (a
+      // fully masked row is uniform over every key).
+      Value sizeV = getValueOrCreateConstantIndexOp(nb, nloc, size);
+      Value last = arith::AddIOp::create(nb, nloc, blk.offset, sizeV);
+      Value c31 = arith::ConstantIndexOp::create(nb, nloc, 31);
+      Value c32 = arith::ConstantIndexOp::create(nb, nloc, 32);
+      Value rounded = arith::MulIOp::create(
+          nb, nloc,
+          arith::DivSIOp::create(
+              nb, nloc, arith::AddIOp::create(nb, nloc, last, c31), c32),
+          c32);
+      Value seen = arith::MinSIOp::create(nb, nloc, sk, rounded);
+      Value noneSeen = arith::CmpIOp::create(
+          nb, nloc, arith::CmpIPredicate::slt, blk.offset, c0);
+      keyEnd = arith::SelectOp::create(nb, nloc, noneSeen, sk, seen);
+      blk.k = sliceDim(nb, nloc, kh, kSeqDim, zero, keyEnd);
+      blk.v = sliceDim(nb, nloc, vh, kSeqDim, zero, keyEnd);
+    }
+    if (querySide)
+      return insertDim(nb, nloc, body(nb, nloc, blk, Value()), acc,
+                       resultSeqDim, i0);
+    if (!causal)
+      return body(nb, nloc, blk, acc);
+    Value part = sliceDim(nb, nloc, acc, resultSeqDim, zero, keyEnd);
+    return insertDim(nb, nloc, body(nb, nloc, blk, part), acc, resultSeqDim,
+                     zero);
+  };
+  auto loop = scf::ForOp::create(
+      b, loc, c0, end, step, ValueRange{headOut},
+      [&](OpBuilder &nb, Location nloc, Value i0, ValueRange iterArgs) {
+        scf::YieldOp::create(
+            nb, nloc, block(nb, nloc, i0, nb.getIndexAttr(rows), iterArgs[0]));
+      });
+  Value headResult = loop.getResult(0);
+  if (ShapedType::isDynamic(staticSq) || staticSq % rows != 0) {
+    // The last partial block (static when Sq is; maybe empty when not).
+    OpFoldResult rest =
+        ShapedType::isDynamic(staticSq)
+            ? OpFoldResult(arith::SubIOp::create(b, loc, sq, end).getResult())
+            : OpFoldResult(b.getIndexAttr(staticSq % rows));
+    headResult = block(b, loc, end, rest, headResult);
+  }
+
+  int64_t rank = cast<RankedTensorType>(headResult.getType()).getRank();
+  SmallVector<OpFoldResult> offsets(rank, zero),
+      sizes = tensor::getMixedSizes(b, loc, headResult), strides(rank, one);
+  b.setInsertionPointToStart(forall.getTerminator().getBody());
+  offsets[0] = bi;
+  offsets[headDim] = hi;
+  tensor::ParallelInsertSliceOp::create(b, loc, headResult, out, offsets, sizes,
+                                        strides);
+  return forall.getResult(0);
 }

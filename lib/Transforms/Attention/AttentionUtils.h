@@ -100,7 +100,9 @@ AffineMap attentionSeqMap(MLIRContext *ctx, const AttentionSpec &spec,
 AffineMap attentionScoreMap(MLIRContext *ctx, const AttentionSpec &spec);
 
 /// The probabilities of an attention op from the views of q and k and the
-/// (optional) mask operand.
+/// (optional) mask operand. `offset` (index), if given, replaces Sk - Sq as
+/// the diagonal of the index-generated masks: a block of query rows starting
+/// at row i0 of a longer sequence passes Sk - Sq + i0.
 struct AttentionProbs {
   Value scores; // S = q k^T (unscaled), [B, H, Sq, Sk] or [B, Hkv, G, Sq, Sk]
   Value probs;  // P = softmax_j(mask(softcap(scale * S)))
@@ -108,7 +110,7 @@ struct AttentionProbs {
 };
 AttentionProbs buildAttentionProbs(OpBuilder &b, Location loc,
                                    const AttentionSpec &spec, Value qView,
-                                   Value kView, Value mask);
+                                   Value kView, Value mask, Value offset = {});
 
 /// The map (b, h, [g,] i, j) -> the mask operand's indices (custom:
 /// `[B, Sk]` or `[B, H, Sq, Sk]`; bias: `[Sq, Sk]` or rank 4 with static-1
@@ -121,6 +123,41 @@ AffineMap attentionMaskMap(MLIRContext *ctx, const AttentionSpec &spec,
 /// element; null otherwise).
 Value buildAttentionKeep(OpBuilder &b, Location loc, const AttentionSpec &spec,
                          Value offset, Value maskValue);
+
+/// One block of attention-blocks (and forward-attention-blocks): views of
+/// one (batch, key/value head), batch and head dims of size 1.
+struct AttentionBlock {
+  AttentionSpec spec; // one key/value head and its G query heads
+  Value q, dy;        // the block's query rows (dy: null in the forward)
+  Value k, v;         // the keys and values the block sees (see below)
+  Value mask;         // the block's rows of a [Sq, Sk] bias, else null
+  Value offset;       // the diagonal of index masks: Sk - Sq + i0
+};
+
+/// The body of a block: with a query-side result, returns the block's rows
+/// of it (`acc` is null); with a key-side result (dk, dv), returns `acc` (the
+/// result's rows of the keys the block sees) plus the block's part.
+using AttentionBlockBody = function_ref<Value(
+    OpBuilder &, Location, const AttentionBlock &, Value acc)>;
+
+/// FlashAttention-2's loop structure: an scf.forall over (batch, key/value
+/// head), each iteration an scf.for over blocks of query rows (of every head
+/// of the group) in order, then a last partial block, so only [rows, Sk]
+/// score tiles exist and sums over blocks have a fixed order. `result` is the
+/// destination view (q's or an output view for a query-side `role`, else
+/// k's or v's); a key-side result starts at 0. With a causal mask a block
+/// sees only the keys up to its last row's diagonal (rounded up to 32), or
+/// all of them when a row of it sees none. The rows per block come from Sk
+/// (the score tiles stay in cache) unless `blockRowsOption` > 0.
+Value buildAttentionBlocks(OpBuilder &b, Location loc,
+                           const AttentionSpec &spec, Value q, Value k, Value v,
+                           Value dy, Value mask, Value result,
+                           AttentionRole role, int64_t blockRowsOption,
+                           AttentionBlockBody body);
+
+/// Whether attention-blocks applies to a mask operand: none, or one shared
+/// by every head ([Sq, Sk] bias); not a custom or rank-4 bias mask.
+bool attentionBlocksApply(const AttentionSpec &spec, Value mask);
 
 } // namespace mlir::rlx
 

@@ -20,9 +20,16 @@
 // (AttentionUtils.h) and dk, dv reduce over it as well as over i: the sum
 // over each group of query heads.
 //
-// With attention-per-head (the default) this runs one (batch, key/value
-// head) at a time in an scf.for nest: the [Sq, Sk] temporaries exist for one
-// head (one group of G query heads) only.
+// With attention-blocks (the default; FlashAttention-2's backward loop
+// structure, buildAttentionBlocks in AttentionUtils.h) this runs per (batch,
+// key/value head) in an scf.forall (threads; each iteration writes its own
+// head's gradient) and per block of query rows in an scf.for: a block
+// recomputes its [rows, Sk] scores and probabilities, then writes its rows of
+// dq or adds its part to dk or dv (blocks in order: a fixed summation order,
+// the same for any thread count). A causal block skips the keys none of its
+// rows sees. Custom and rank-4 bias masks take the per-head form instead:
+// with attention-per-head one (batch, key/value head) at a time in an scf.for
+// nest, the [Sq, Sk] temporaries of one head (one group of G query heads).
 //
 //===----------------------------------------------------------------------===//
 #include "Attention/AttentionUtils.h"
@@ -34,6 +41,8 @@
 #include "mlir/Dialect/Math/IR/Math.h"
 #include "mlir/Dialect/SCF/IR/SCF.h"
 #include "mlir/Dialect/Tensor/IR/Tensor.h"
+
+#include <algorithm>
 
 using namespace mlir;
 using namespace mlir::rlx;
@@ -101,21 +110,26 @@ static Value buildScoreGradient(OpBuilder &b, Location loc,
 }
 
 /// dq, dk or dv from the views (any number of batches and heads).
+/// `offset`, if given, is the diagonal of the index-generated masks (see
+/// buildAttentionProbs); `accInit`, if given, is what dk or dv accumulate
+/// into (a block of query rows adds its part), else they start from 0.
 static Value buildAttentionGrad(OpBuilder &b, Location loc,
                                 const AttentionSpec &spec, AttentionWrt wrt,
                                 Value q, Value k, Value v, Value dy, Value mask,
-                                bool viewV) {
+                                bool viewV, Value offset = {},
+                                Value accInit = {}) {
   MLIRContext *ctx = b.getContext();
   AffineMap scoreMap = attentionScoreMap(ctx, spec);
   AffineMap rowsOfQ = attentionSeqMap(ctx, spec, kDimI);
   AffineMap rowsOfK = attentionSeqMap(ctx, spec, kDimJ);
-  AttentionProbs probs = buildAttentionProbs(b, loc, spec, q, k, mask);
+  AttentionProbs probs = buildAttentionProbs(b, loc, spec, q, k, mask, offset);
   if (viewV) // v is only needed from here on
     v = attentionView(b, loc, spec, v, AttentionRole::Value);
   // dv[b,h,j,d] = sum_{[g,]i} P * dy[b,h,[g,]i,d]
   if (wrt == AttentionWrt::value)
     return buildContraction(b, loc, probs.probs, scoreMap, dy, rowsOfQ,
-                            filledLike(b, loc, v, 0.0), rowsOfK);
+                            accInit ? accInit : filledLike(b, loc, v, 0.0),
+                            rowsOfK);
   // dP[b,h,[g,]i,j] = sum_d dy[b,h,[g,]i,d] * v[b,h,j,d].
   Value dP = buildContraction(b, loc, dy, rowsOfQ, v, rowsOfK,
                               filledLike(b, loc, probs.probs, 0.0), scoreMap);
@@ -126,7 +140,8 @@ static Value buildAttentionGrad(OpBuilder &b, Location loc,
                             filledLike(b, loc, q, 0.0), rowsOfQ);
   // dk[b,h,j,d] = sum_{[g,]i} dS * q[b,h,[g,]i,d]
   return buildContraction(b, loc, dS, scoreMap, q, rowsOfQ,
-                          filledLike(b, loc, k, 0.0), rowsOfK);
+                          accInit ? accInit : filledLike(b, loc, k, 0.0),
+                          rowsOfK);
 }
 
 /// attention-per-head: the same computation one (batch, key/value head) at
@@ -177,11 +192,12 @@ static Value buildAttentionGradPerHead(OpBuilder &b, Location loc,
         AttentionSpec headSpec = spec;
         headSpec.numHeads = spec.groupSize();
         headSpec.numKvHeads = 1;
-        Value grad = buildAttentionGrad(
-            nb, nloc, headSpec, wrt, slice(nb, nloc, q, ivs[0], ivs[1]),
-            slice(nb, nloc, k, ivs[0], ivs[1]),
-            slice(nb, nloc, v, ivs[0], ivs[1]),
-            slice(nb, nloc, dy, ivs[0], ivs[1]), mask, /*viewV=*/false);
+        Value qh = slice(nb, nloc, q, ivs[0], ivs[1]);
+        Value kh = slice(nb, nloc, k, ivs[0], ivs[1]);
+        Value vh = slice(nb, nloc, v, ivs[0], ivs[1]);
+        Value dyh = slice(nb, nloc, dy, ivs[0], ivs[1]);
+        Value grad = buildAttentionGrad(nb, nloc, headSpec, wrt, qh, kh, vh,
+                                        dyh, mask, /*viewV=*/false);
         int64_t rank = cast<ShapedType>(grad.getType()).getRank();
         SmallVector<OpFoldResult> offsets(rank, nb.getIndexAttr(0)), sizes,
             strides(rank, nb.getIndexAttr(1));
@@ -210,7 +226,25 @@ decomposeAttentionBackward(RewriterBase &rewriter, AttentionBackwardOp op,
   bool sharedMask = !mask || (spec.maskKind != MaskKind::custom &&
                               cast<ShapedType>(mask.getType()).getRank() == 2);
   Value grad;
-  if (options.attentionPerHead && sharedMask)
+  if (options.attentionBlocks && attentionBlocksApply(spec, mask)) {
+    AttentionWrt wrt = op.getWrt();
+    Value v =
+        attentionView(rewriter, loc, spec, op.getV(), AttentionRole::Value);
+    Value like = wrt == AttentionWrt::query ? q
+                 : wrt == AttentionWrt::key ? k
+                                            : v;
+    AttentionRole role = wrt == AttentionWrt::query ? AttentionRole::Query
+                         : wrt == AttentionWrt::key ? AttentionRole::Key
+                                                    : AttentionRole::Value;
+    grad = buildAttentionBlocks(
+        rewriter, loc, spec, q, k, v, dy, mask, emptyLike(rewriter, loc, like),
+        role, options.attentionBlockRows,
+        [&](OpBuilder &b, Location l, const AttentionBlock &blk, Value acc) {
+          return buildAttentionGrad(b, l, blk.spec, wrt, blk.q, blk.k, blk.v,
+                                    blk.dy, blk.mask, /*viewV=*/false,
+                                    blk.offset, acc);
+        });
+  } else if (options.attentionPerHead && sharedMask)
     grad = buildAttentionGradPerHead(
         rewriter, loc, spec, op.getWrt(), q, k,
         attentionView(rewriter, loc, spec, op.getV(), AttentionRole::Value), dy,

@@ -7,6 +7,12 @@
 //   P   = softmax_j(Z)               max and sum reductions, one generic
 //   out = P v                        linalg.contract into q's layout
 //
+// With forward-attention-blocks (the default; not with a custom or rank-4
+// bias mask) this runs per (batch, key/value head) in an scf.forall and per
+// block of query rows (AttentionUtils.h, buildAttentionBlocks), so only
+// [rows, Sk] score tiles exist, and a causal block skips the keys that none
+// of its rows sees.
+//
 //===----------------------------------------------------------------------===//
 #include "Attention/AttentionUtils.h"
 #include "Common/Builders.h"
@@ -19,22 +25,38 @@ using namespace mlir::rlx;
 
 /// out[b,h,[g,]i,e] = sum_j P[b,h,[g,]i,j] * v[b,h,j,e] (e < Dv), written
 /// in q's layout.
-static FailureOr<SmallVector<Value>> lowerAttention(RewriterBase &rewriter,
-                                                    AttentionOp op,
-                                                    const LoweringOptions &) {
+static Value buildAttentionOutput(OpBuilder &b, Location loc,
+                                  const AttentionSpec &spec, Value q, Value k,
+                                  Value v, Value mask, Value offset = {}) {
+  MLIRContext *ctx = b.getContext();
+  AttentionProbs probs = buildAttentionProbs(b, loc, spec, q, k, mask, offset);
+  return buildContraction(b, loc, probs.probs, attentionScoreMap(ctx, spec), v,
+                          attentionSeqMap(ctx, spec, kDimJ),
+                          attentionOutputInit(b, loc, spec, q),
+                          attentionSeqMap(ctx, spec, kDimI));
+}
+
+static FailureOr<SmallVector<Value>>
+lowerAttention(RewriterBase &rewriter, AttentionOp op,
+               const LoweringOptions &options) {
   AttentionSpec spec = getAttentionSpec(op);
   Location loc = op.getLoc();
-  MLIRContext *ctx = rewriter.getContext();
   Value q = attentionView(rewriter, loc, spec, op.getQ(), AttentionRole::Query);
   Value k = attentionView(rewriter, loc, spec, op.getK(), AttentionRole::Key);
   Value v = attentionView(rewriter, loc, spec, op.getV(), AttentionRole::Value);
-  AttentionProbs probs =
-      buildAttentionProbs(rewriter, loc, spec, q, k, op.getMask());
-  Value out =
-      buildContraction(rewriter, loc, probs.probs, attentionScoreMap(ctx, spec),
-                       v, attentionSeqMap(ctx, spec, kDimJ),
-                       attentionOutputInit(rewriter, loc, spec, q),
-                       attentionSeqMap(ctx, spec, kDimI));
+  Value mask = op.getMask();
+  Value out;
+  if (options.forwardAttentionBlocks && attentionBlocksApply(spec, mask))
+    out = buildAttentionBlocks(
+        rewriter, loc, spec, q, k, v, /*dy=*/Value(), mask,
+        attentionOutputInit(rewriter, loc, spec, q), AttentionRole::Output,
+        /*blockRowsOption=*/0,
+        [&](OpBuilder &b, Location l, const AttentionBlock &blk, Value) {
+          return buildAttentionOutput(b, l, blk.spec, blk.q, blk.k, blk.v,
+                                      blk.mask, blk.offset);
+        });
+  else
+    out = buildAttentionOutput(rewriter, loc, spec, q, k, v, mask);
   return SmallVector<Value>{attentionUnview(rewriter, loc, spec, out)};
 }
 

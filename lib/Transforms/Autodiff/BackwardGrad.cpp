@@ -58,6 +58,7 @@ static DecompositionOptions gradDecompositionOptions(Operation *target) {
   options.scanUnrollMaxLength = kAny;
   options.im2colMaxElements = 0;
   options.attentionPerHead = false;
+  options.attentionBlocks = false;
   options.filter = [target](Operation *op) { return op == target; };
   return options;
 }

@@ -708,7 +708,9 @@ struct RlxOptimizeContractionsPass
       for (int64_t r : op.getStaticLoopRanges())
         work = ShapedType::isDynamic(r) ? std::max<int64_t>(work, 1 << 20)
                                         : work * r;
-      bool threaded = parallel && work >= (1 << 20);
+      // Nor inside a loop that is already parallel (attention's heads).
+      bool threaded = parallel && work >= (1 << 20) &&
+                      !op->getParentOfType<scf::ForallOp>();
       if (failed(tileContraction(rewriter, op, *plan, threaded)))
         continue;
       canonicalizeTiles(root);
