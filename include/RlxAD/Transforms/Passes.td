@@ -257,6 +257,34 @@ def RlxFuseRows : Pass<"rlx-fuse-rows"> {
   ];
 }
 
+def RlxVectorizeRows : Pass<"rlx-vectorize-rows"> {
+  let summary = "Vectorize elementwise generics and row reductions along "
+                "their innermost, unit-stride loop";
+  let description = [{
+    For every linalg.generic on tensors whose innermost loop every operand
+    indexes last or not at all (the elementwise ops and row reductions of
+    norms, cross-entropy, activations and fake-quantize, inside the row
+    tiles of rlx-fuse-rows or not), tiles the outer loops by 1 and the
+    innermost one by V (the vector width in elements of the widest
+    operand), peels the remainder so that the main tiles are static, splits
+    reductions into V partial sums (scf tiling with
+    `PartialReductionOuterReduction`) kept in registers across the tile
+    loop, and vectorizes every static tile op by op (`linalg::vectorize`),
+    then lowers the vector ops to rank 1. Reductions sum in a different
+    order than the scalar loop (the order depends on V, not on the thread
+    count).
+  }];
+  let options = [
+    Option<"vectorBits", "vector-bits", "int64_t", /*default=*/"0",
+           "The vector register width in bits (0: the host's)">,
+  ];
+  let dependentDialects = [
+    "::mlir::arith::ArithDialect", "::mlir::linalg::LinalgDialect",
+    "::mlir::scf::SCFDialect", "::mlir::tensor::TensorDialect",
+    "::mlir::vector::VectorDialect"
+  ];
+}
+
 def RlxOptimizeContractions : Pass<"rlx-optimize-contractions"> {
   let summary = "Tile, vectorize and parallelize linalg contractions";
   let description = [{

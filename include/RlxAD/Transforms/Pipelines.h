@@ -86,6 +86,13 @@ struct RlxPipelineOptions : public PassPipelineOptions<RlxPipelineOptions> {
                      "fuses every producer into each root, which made the "
                      "compile of higher-order gradients take minutes"),
       llvm::cl::init(false)};
+  PassOptions::Option<bool> vectorizeRows{
+      *this, "vectorize-rows",
+      llvm::cl::desc("rlx-to-llvm: vectorize elementwise generics and row "
+                     "reductions along their innermost unit-stride loop "
+                     "(static V-wide tiles, peeled remainder, partial sums "
+                     "in registers; rlx-vectorize-rows, after fuse-rows)"),
+      llvm::cl::init(false)};
   PassOptions::Option<bool> threads{
       *this, "threads",
       llvm::cl::desc("rlx-to-llvm: run the parallel loops (scf.forall) of "

@@ -113,6 +113,11 @@ void mlir::rlx::buildRlxToLLVMPipeline(OpPassManager &pm,
     pm.addPass(createCSEPass());
     pm.addPass(createCanonicalizerPass());
   }
+  if (options.vectorizeRows) {
+    RlxVectorizeRowsOptions vectorize;
+    vectorize.vectorBits = options.vectorBits;
+    pm.addPass(createRlxVectorizeRows(vectorize));
+  }
   if (options.loopOrder)
     pm.addPass(createRlxLoopOrder());
   if (options.emitCInterface)

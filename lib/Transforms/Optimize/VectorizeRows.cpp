@@ -1,0 +1,311 @@
+//===- VectorizeRows.cpp - the rlx-vectorize-rows pass --------------------===//
+//
+// The elementwise ops and row reductions of the memory-bound backward ops
+// (norms, cross-entropy, activations, fake-quantize), whether rlx-fuse-rows
+// has put them into row tiles or not, are linalg.generics that
+// convert-linalg-to-loops would lower to scalar loops. This pass vectorizes
+// them along their innermost loop, which every operand either does not use
+// (a row statistic, broadcast) or walks with unit stride (its last index):
+//
+//   scf.for (each index of the outer dims)           tile 1
+//     scf.for j by V                                 static V-wide tiles
+//       elementwise:  vector<V> ops
+//       reduction:    acc[V] += vector<V> ...        partial sums, in
+//                                                    registers (hoisted)
+//     scf.for j (the peeled remainder, < V)          static when the row
+//                                                    length is, else scalar
+//     reduction: acc = reduce(acc[V])                one horizontal reduction
+//
+// V is the host's vector width in elements of the widest operand type. The
+// remainder loop is peeled (masked vectors were ~10x slower), so that the
+// main tiles are static and vectorize op by op (linalg::vectorize); whole
+// rows are never one vector. The reductions are split into V partial sums
+// (scf tiling with PartialReductionOuterReduction): the summation order
+// changes (it does not depend on the thread count).
+//
+//===----------------------------------------------------------------------===//
+#include "RlxAD/Transforms/Passes.h"
+
+#include "mlir/Dialect/Arith/IR/Arith.h"
+#include "mlir/Dialect/Linalg/IR/Linalg.h"
+#include "mlir/Dialect/Linalg/Transforms/Transforms.h"
+#include "mlir/Dialect/Math/IR/Math.h"
+#include "mlir/Dialect/SCF/IR/SCF.h"
+#include "mlir/Dialect/SCF/Transforms/Patterns.h"
+#include "mlir/Dialect/SCF/Transforms/TileUsingInterface.h"
+#include "mlir/Dialect/SCF/Transforms/Transforms.h"
+#include "mlir/Dialect/Tensor/IR/Tensor.h"
+#include "mlir/Dialect/Vector/IR/VectorOps.h"
+#include "mlir/Dialect/Vector/Transforms/LoweringPatterns.h"
+#include "mlir/Dialect/Vector/Transforms/VectorRewritePatterns.h"
+#include "mlir/Dialect/Vector/Transforms/VectorTransforms.h"
+#include "mlir/Interfaces/TilingInterface.h"
+#include "mlir/Transforms/GreedyPatternRewriteDriver.h"
+#include "mlir/Transforms/LoopInvariantCodeMotionUtils.h"
+#include "llvm/TargetParser/Host.h"
+
+namespace mlir::rlx {
+#define GEN_PASS_DEF_RLXVECTORIZEROWS
+#include "RlxAD/Transforms/Passes.h.inc"
+} // namespace mlir::rlx
+
+using namespace mlir;
+
+/// Marks the V-wide tiles (and their accumulator fills and merges) that
+/// this pass vectorizes once their shapes are static.
+static constexpr StringLiteral kTile = "rlx.vector_tile";
+
+/// The vector register width of the host in bits (512 with AVX-512).
+static int64_t hostVectorBits() {
+  llvm::StringMap<bool> features = llvm::sys::getHostCPUFeatures();
+  if (features.lookup("avx512f"))
+    return 512;
+  if (features.lookup("avx") || features.lookup("avx2"))
+    return 256;
+  return 128;
+}
+
+/// The widest element type (in bits) that `op` reads, writes or computes.
+static int64_t widestBits(linalg::GenericOp op) {
+  int64_t bits = 0;
+  auto account = [&](Type type) {
+    Type element = getElementTypeOrSelf(type);
+    if (element.isIntOrFloat())
+      bits = std::max<int64_t>(bits, element.getIntOrFloatBitWidth());
+    else if (element.isIndex())
+      bits = std::max<int64_t>(bits, 64);
+  };
+  for (Value operand : op->getOperands())
+    account(operand.getType());
+  for (Operation &inner : op.getBody()->without_terminator())
+    for (Value result : inner.getResults())
+      account(result.getType());
+  return bits;
+}
+
+/// The number of elements per vector tile of `op`, or 0 when `op` is not a
+/// generic this pass vectorizes: pure tensors, scalar arith/math body ops,
+/// projected-permutation maps, and an innermost loop that every operand
+/// indexes last (unit stride) or not at all, at least one tile long.
+static int64_t planLanes(linalg::GenericOp op, int64_t vectorBits) {
+  if (!op.hasPureTensorSemantics() || op.getNumLoops() == 0 ||
+      op->getParentOfType<linalg::LinalgOp>())
+    return 0;
+  unsigned inner = op.getNumLoops() - 1;
+  bool innerUsed = false;
+  for (OpOperand &operand : op->getOpOperands()) {
+    AffineMap map = op.getMatchingIndexingMap(&operand);
+    if (!map.isProjectedPermutation())
+      return 0;
+    for (auto [i, expr] : llvm::enumerate(map.getResults())) {
+      if (cast<AffineDimExpr>(expr).getPosition() != inner)
+        continue;
+      if (i + 1 != map.getNumResults())
+        return 0;
+      innerUsed = true;
+    }
+  }
+  if (!innerUsed)
+    return 0;
+  for (Operation &inner : op.getBody()->without_terminator()) {
+    if (!isa<arith::ArithDialect, math::MathDialect>(inner.getDialect()))
+      return 0;
+    for (Type type : inner.getResultTypes())
+      if (!type.isIntOrIndexOrFloat())
+        return 0;
+  }
+  int64_t bits = widestBits(op);
+  if (bits == 0)
+    return 0;
+  int64_t lanes = std::max<int64_t>(1, vectorBits / bits);
+  if (lanes < 2)
+    return 0;
+  int64_t range = op.getStaticLoopRanges()[inner];
+  if (!ShapedType::isDynamic(range) && range < lanes)
+    return 0;
+  return lanes;
+}
+
+/// Marks the ops of a tiling result that are vectorized later.
+static void markTiles(const scf::SCFTilingResult &result) {
+  auto mark = [](Operation *op) {
+    if (op && isa<linalg::LinalgOp>(op))
+      op->setAttr(kTile, UnitAttr::get(op->getContext()));
+  };
+  for (Operation *op : result.tiledOps)
+    mark(op);
+  for (Operation *op : result.mergeOps)
+    mark(op);
+  for (Value init : result.initialValues)
+    mark(init.getDefiningOp());
+}
+
+/// Peels the remainder iteration of each `scf.for` in `loops`.
+static void peel(RewriterBase &rewriter, ArrayRef<LoopLikeOpInterface> loops) {
+  for (LoopLikeOpInterface loop : loops) {
+    auto forOp = dyn_cast<scf::ForOp>(loop.getOperation());
+    if (!forOp)
+      continue;
+    scf::ForOp partial;
+    (void)scf::peelForLoopAndSimplifyBounds(rewriter, forOp, partial);
+  }
+}
+
+/// Tiles `op` into the loop nest of the file comment (tiles marked).
+static LogicalResult tileRows(RewriterBase &rewriter, linalg::GenericOp op,
+                              int64_t lanes) {
+  unsigned numLoops = op.getNumLoops();
+  unsigned inner = numLoops - 1;
+  SmallVector<int64_t> ranges = op.getStaticLoopRanges();
+  MLIRContext *ctx = op.getContext();
+
+  // Level 1: one index of every outer dim at a time.
+  SmallVector<int64_t> outer(numLoops, 0);
+  bool tileOuter = false;
+  for (unsigned d = 0; d < inner; ++d) {
+    if (ranges[d] != 1) {
+      outer[d] = 1;
+      tileOuter = true;
+    }
+  }
+  TilingInterface current = cast<TilingInterface>(op.getOperation());
+  if (tileOuter) {
+    scf::SCFTilingOptions options;
+    options.setTileSizes(getAsIndexOpFoldResult(ctx, outer));
+    options.setLoopType(scf::SCFTilingOptions::LoopType::ForOp);
+    rewriter.setInsertionPoint(op);
+    FailureOr<scf::SCFTilingResult> result =
+        scf::tileUsingSCF(rewriter, current, options);
+    if (failed(result))
+      return failure();
+    rewriter.replaceOp(op, result->replacements);
+    current = cast<TilingInterface>(result->tiledOps.back());
+  }
+
+  // Level 2: V-wide tiles of the innermost dim, partial sums when it
+  // reduces; the remainder peeled.
+  SmallVector<int64_t> vec(numLoops, 0);
+  vec[inner] = lanes;
+  scf::SCFTilingOptions options;
+  options.setTileSizes(getAsIndexOpFoldResult(ctx, vec));
+  options.setLoopType(scf::SCFTilingOptions::LoopType::ForOp);
+  auto linalgOp = cast<linalg::LinalgOp>(current.getOperation());
+  if (linalg::isReductionIterator(linalgOp.getIteratorTypesArray()[inner])) {
+    options.setReductionTilingStrategy(
+        ReductionTilingStrategy::PartialReductionOuterReduction);
+    options.setReductionDims({inner});
+  }
+  rewriter.setInsertionPoint(current);
+  FailureOr<scf::SCFTilingResult> result =
+      scf::tileUsingSCF(rewriter, current, options);
+  if (failed(result))
+    return failure();
+  rewriter.replaceOp(current, result->replacements);
+  markTiles(*result);
+  peel(rewriter, result->loops);
+  return success();
+}
+
+/// Applies `patterns` and canonicalization to `root`.
+static void applyWithCanonicalization(Operation *root,
+                                      RewritePatternSet &&patterns) {
+  MLIRContext *ctx = root->getContext();
+  for (Dialect *dialect : ctx->getLoadedDialects())
+    dialect->getCanonicalizationPatterns(patterns);
+  for (RegisteredOperationName op : ctx->getRegisteredOperations())
+    op.getCanonicalizationPatterns(patterns, ctx);
+  (void)applyPatternsGreedily(root, std::move(patterns));
+}
+
+/// Whether every operand and result of `op` has a static shape.
+static bool hasStaticShapes(Operation *op) {
+  auto isStatic = [](Type type) {
+    auto shaped = dyn_cast<ShapedType>(type);
+    return !shaped || shaped.hasStaticShape();
+  };
+  return llvm::all_of(op->getOperandTypes(), isStatic) &&
+         llvm::all_of(op->getResultTypes(), isStatic);
+}
+
+namespace {
+struct RlxVectorizeRowsPass
+    : public rlx::impl::RlxVectorizeRowsBase<RlxVectorizeRowsPass> {
+  using Base::Base;
+
+  void runOnOperation() override {
+    Operation *root = getOperation();
+    MLIRContext *ctx = &getContext();
+    int64_t bits =
+        vectorBits > 0 ? static_cast<int64_t>(vectorBits) : hostVectorBits();
+
+    SmallVector<std::pair<linalg::GenericOp, int64_t>> candidates;
+    root->walk([&](linalg::GenericOp op) {
+      if (int64_t lanes = planLanes(op, bits))
+        candidates.push_back({op, lanes});
+    });
+    if (candidates.empty())
+      return;
+    IRRewriter rewriter(ctx);
+    for (auto [op, lanes] : candidates)
+      (void)tileRows(rewriter, op, lanes);
+
+    // Peeling made the main tiles' sizes constant: fold them into the types.
+    {
+      RewritePatternSet patterns =
+          linalg::getLinalgTilingCanonicalizationPatterns(ctx);
+      scf::populateSCFForLoopCanonicalizationPatterns(patterns);
+      applyWithCanonicalization(root, std::move(patterns));
+    }
+
+    // Vectorize the static tiles op by op (never a whole row or a row
+    // block's insert_slice).
+    SmallVector<linalg::LinalgOp> tiles;
+    root->walk([&](linalg::LinalgOp op) {
+      if (op->hasAttr(kTile))
+        tiles.push_back(op);
+    });
+    for (linalg::LinalgOp op : tiles) {
+      op->removeAttr(kTile);
+      if (!hasStaticShapes(op) || failed(linalg::vectorizeOpPrecondition(op)))
+        continue;
+      rewriter.setInsertionPoint(op);
+      FailureOr<linalg::VectorizationResult> vectorized =
+          linalg::vectorize(rewriter, op);
+      if (failed(vectorized))
+        continue;
+      rewriter.replaceOp(op, vectorized->replacements);
+    }
+
+    // Vector ops of rank 1 that convert-vector-to-llvm takes.
+    RewritePatternSet patterns(ctx);
+    vector::populateCastAwayVectorLeadingOneDimPatterns(patterns);
+    vector::populateVectorMultiReductionLoweringPatterns(
+        patterns, vector::VectorMultiReductionLowering::InnerReduction);
+    vector::populateVectorTransferPermutationMapLoweringPatterns(patterns);
+    vector::populateVectorTransferLoweringPatterns(patterns,
+                                                   /*maxTransferRank=*/1);
+    vector::populateVectorShapeCastLoweringPatterns(patterns);
+    vector::populateVectorBroadcastLoweringPatterns(patterns);
+    (void)applyPatternsGreedily(root, std::move(patterns));
+
+    // The partial sums live in registers across the tile loop (after the
+    // patterns: the transfers' indices are then the same constants): hoist the
+    // read and write of the loops that carry only small static tensors (the
+    // accumulators; a loop over a row's elements carries the row).
+    SmallVector<scf::ForOp> loops;
+    root->walk([&](scf::ForOp loop) {
+      if (loop.getNumRegionIterArgs() == 0)
+        return;
+      for (Value arg : loop.getRegionIterArgs()) {
+        auto type = dyn_cast<RankedTensorType>(arg.getType());
+        if (!type || !type.hasStaticShape() || type.getNumElements() > 64)
+          return;
+      }
+      loops.push_back(loop);
+    });
+    for (scf::ForOp loop : loops)
+      (void)hoistLoopInvariantSubsets(
+          rewriter, cast<LoopLikeOpInterface>(loop.getOperation()));
+  }
+};
+} // namespace

@@ -1,0 +1,65 @@
+// RUN: rlx-opt %s --split-input-file --rlx-vectorize-rows='vector-bits=512' | FileCheck %s
+
+// An elementwise generic with a dynamic batch dim and an odd row length
+// (1000 = 62 x 16 + 8): a loop over the rows, static 16-wide vector tiles,
+// and the peeled remainder (static here: 8 wide).
+// CHECK-LABEL: func.func @elementwise
+// CHECK: scf.for
+// CHECK: scf.for %{{.+}} = %{{.+}} to %c992 step %c16
+// CHECK: vector.transfer_read {{.*}} vector<16xf32>
+// CHECK: arith.mulf {{.*}} : vector<16xf32>
+// CHECK: vector.transfer_write {{.*}} vector<16xf32>
+// CHECK: arith.mulf {{.*}} : vector<8xf32>
+// CHECK-NOT: linalg.generic
+// CHECK: return
+func.func @elementwise(%x: tensor<?x1000xf32>) -> tensor<?x1000xf32> {
+  %c0 = arith.constant 0 : index
+  %d = tensor.dim %x, %c0 : tensor<?x1000xf32>
+  %e = tensor.empty(%d) : tensor<?x1000xf32>
+  %0 = linalg.generic {indexing_maps = [affine_map<(i, j) -> (i, j)>, affine_map<(i, j) -> (i, j)>], iterator_types = ["parallel", "parallel"]} ins(%x : tensor<?x1000xf32>) outs(%e : tensor<?x1000xf32>) {
+  ^bb0(%a: f32, %o: f32):
+    %m = arith.mulf %a, %a : f32
+    linalg.yield %m : f32
+  } -> tensor<?x1000xf32>
+  return %0 : tensor<?x1000xf32>
+}
+
+// -----
+
+// A row sum (f64: 8 lanes) over a dynamic row length: 8 partial sums per row
+// across the tile loop, one horizontal reduction, the dynamic remainder
+// scalar.
+// CHECK-LABEL: func.func @row_sum
+// CHECK: scf.for
+// CHECK: scf.for {{.*}} -> (tensor<1x8xf64>)
+// CHECK: arith.addf {{.*}} : vector<8xf64>
+// CHECK: linalg.generic
+// CHECK: vector.reduction <add>, {{.*}} : vector<8xf64> into f64
+// CHECK: return
+func.func @row_sum(%x: tensor<4x?xf64>) -> tensor<4xf64> {
+  %z = arith.constant 0.0 : f64
+  %e = tensor.empty() : tensor<4xf64>
+  %f = linalg.fill ins(%z : f64) outs(%e : tensor<4xf64>) -> tensor<4xf64>
+  %0 = linalg.generic {indexing_maps = [affine_map<(i, j) -> (i, j)>, affine_map<(i, j) -> (i)>], iterator_types = ["parallel", "reduction"]} ins(%x : tensor<4x?xf64>) outs(%f : tensor<4xf64>) {
+  ^bb0(%a: f64, %o: f64):
+    %s = arith.addf %o, %a : f64
+    linalg.yield %s : f64
+  } -> tensor<4xf64>
+  return %0 : tensor<4xf64>
+}
+
+// -----
+
+// A transposed read (the innermost loop is not the operand's last index)
+// is left alone.
+// CHECK-LABEL: func.func @transposed
+// CHECK-NOT: vector.
+// CHECK: linalg.generic
+func.func @transposed(%x: tensor<64x64xf32>) -> tensor<64x64xf32> {
+  %e = tensor.empty() : tensor<64x64xf32>
+  %0 = linalg.generic {indexing_maps = [affine_map<(i, j) -> (j, i)>, affine_map<(i, j) -> (i, j)>], iterator_types = ["parallel", "parallel"]} ins(%x : tensor<64x64xf32>) outs(%e : tensor<64x64xf32>) {
+  ^bb0(%a: f32, %o: f32):
+    linalg.yield %a : f32
+  } -> tensor<64x64xf32>
+  return %0 : tensor<64x64xf32>
+}
