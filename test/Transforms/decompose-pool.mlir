@@ -1,28 +1,30 @@
 // RUN: rlx-opt %s --split-input-file --rlx-decompose-backward=max-pool-scatter=0 | FileCheck %s
 // RUN: rlx-opt %s --split-input-file --rlx-decompose-backward | FileCheck %s --check-prefix=SCATTER
 
-// Default (max-pool-scatter): one pass over the windows, one (n, c) plane per
-// scf.forall iteration; per window (ho, wo) a (kh, kw) loop takes the first
-// maximum (v > max or v is NaN, in-bounds positions only), then dy[ho, wo]
-// is added into the plane at that position. No argmax tensor.
+// Default (max-pool-scatter), dilation 1 and static planes: one (n, c)
+// plane per scf.forall iteration; the plane padded with -inf (8x8 into 9x9
+// at [1, 1]), one generic over (ho, wo) whose unrolled taps read the padded
+// plane at (2*ho + kh, 2*wo + kw) and select the flat index h*8 + w of the
+// first max (v > max or v is NaN; start: the first in-bounds position), then
+// an scf.for over the 16 windows adds dy into the plane at that index.
 // SCATTER-LABEL: func.func @max_pool2d_backward
 // SCATTER-SAME: (%[[X:.+]]: tensor<?x3x8x8xf32>, %[[DY:.+]]: tensor<?x3x4x4xf32>)
-// SCATTER: %[[DX0:.+]] = linalg.fill
-// SCATTER: %[[DX:.+]] = scf.forall (%[[N:.+]], %[[C:.+]]) in (%{{.+}}, 3) shared_outs(%[[OUT:.+]] = %[[DX0]])
-// SCATTER: %[[PLANE:.+]] = tensor.extract_slice %[[OUT]][%[[N]], %[[C]], 0, 0] [1, 1, 8, 8] [1, 1, 1, 1] : tensor<?x3x8x8xf32> to tensor<8x8xf32>
-// SCATTER: scf.for %[[HO:[a-z0-9_]+]] = {{.+}} iter_args(%{{.+}} = %[[PLANE]]) -> (tensor<8x8xf32>)
-// SCATTER: scf.for %[[WO:[a-z0-9_]+]] = {{.+}} -> (tensor<8x8xf32>)
-// SCATTER: scf.for {{.+}} -> (f32, index, index, i1)
-// SCATTER: scf.for {{.+}} -> (f32, index, index, i1)
-// SCATTER: tensor.extract %[[X]][%[[N]], %[[C]],
-// SCATTER: arith.cmpf ogt
-// SCATTER: arith.cmpf uno
-// SCATTER: scf.if
-// SCATTER: tensor.extract %[[DY]][%[[N]], %[[C]], %[[HO]], %[[WO]]]
+// SCATTER: %[[DX:.+]] = scf.forall (%[[N:.+]], %[[C:.+]]) in (%{{.+}}, 3) shared_outs(%[[OUT:.+]] = %{{.+}})
+// SCATTER: %[[XPL:.+]] = tensor.extract_slice %[[X]][%[[N]], %[[C]], 0, 0] [1, 1, 8, 8] [1, 1, 1, 1] : tensor<?x3x8x8xf32> to tensor<8x8xf32>
+// SCATTER: %[[PAD0:.+]] = linalg.fill ins(%{{.+}} : f32) outs(%{{.+}} : tensor<9x9xf32>)
+// SCATTER: %[[XP:.+]] = tensor.insert_slice %[[XPL]] into %[[PAD0]][1, 1] [8, 8] [1, 1]
+// SCATTER: %[[BEST:.+]] = linalg.generic {{.+}} outs(%{{.+}} : tensor<4x4xi32>)
+// SCATTER-COUNT-9: tensor.extract %[[XP]]
+// SCATTER: linalg.yield %{{.+}} : i32
+// SCATTER: %[[PLANE:.+]] = tensor.extract_slice %[[OUT]][%[[N]], %[[C]], 0, 0] [1, 1, 8, 8]
+// SCATTER: %[[ZERO:.+]] = linalg.fill ins(%{{.+}} : f32) outs(%[[PLANE]] : tensor<8x8xf32>)
+// SCATTER: tensor.collapse_shape %[[ZERO]] {{\[\[}}0, 1]] : tensor<8x8xf32> into tensor<64xf32>
+// SCATTER: tensor.collapse_shape %[[BEST]] {{\[\[}}0, 1]] : tensor<4x4xi32> into tensor<16xi32>
+// SCATTER: scf.for {{.+}} -> (tensor<64xf32>)
 // SCATTER: arith.addf
 // SCATTER: tensor.insert
+// SCATTER: tensor.expand_shape
 // SCATTER: tensor.parallel_insert_slice %{{.+}} into %[[OUT]][%[[N]], %[[C]], 0, 0] [1, 1, 8, 8]
-// SCATTER-NOT: linalg.generic
 // SCATTER: return %[[DX]]
 
 // Dynamic batch, overlapping 3x3 windows, stride 2, padding 1.
@@ -76,7 +78,15 @@ func.func @max_pool2d_backward(%x: tensor<?x3x8x8xf32>, %dy: tensor<?x3x4x4xf32>
 
 // -----
 
-// Non-square kernel 2x3 with stride (2, 1): windows per position
+// Non-square kernel 2x3 with stride (2, 1), dynamic planes: the default
+// (max-pool-scatter) takes the scalar per-window loops.
+// SCATTER-LABEL: func.func @dynamic_nonsquare
+// SCATTER: scf.forall
+// SCATTER: scf.for {{.+}} -> (f64, index, index, i1)
+// SCATTER: scf.for {{.+}} -> (f64, index, index, i1)
+// SCATTER-NOT: linalg.generic
+// SCATTER: return
+// Windows per position
 // ceil(2/2) x ceil(3/1) = 1x3. Fully dynamic shapes read H, W from x and
 // Ho, Wo from dy.
 // CHECK-LABEL: func.func @dynamic_nonsquare
