@@ -36,6 +36,8 @@
 //===----------------------------------------------------------------------===//
 #include "RlxAD/Transforms/Passes.h"
 
+#include "Optimize/HostTarget.h"
+
 #include "mlir/Dialect/Affine/IR/AffineOps.h"
 #include "mlir/Dialect/Arith/Utils/Utils.h"
 #include "mlir/Dialect/Func/IR/FuncOps.h"
@@ -48,7 +50,6 @@
 #include "mlir/Interfaces/TilingInterface.h"
 #include "mlir/Transforms/GreedyPatternRewriteDriver.h"
 #include "llvm/ADT/StringMap.h"
-#include "llvm/TargetParser/Host.h"
 
 #include <thread>
 
@@ -61,16 +62,6 @@ using namespace mlir;
 
 /// Marks the contractions (and their tiles) this pass vectorizes.
 static constexpr StringLiteral kMarker = "rlx.micro_kernel";
-
-/// The vector register width of the host in bits (512 with AVX-512).
-static int64_t hostVectorBits() {
-  llvm::StringMap<bool> features = llvm::sys::getHostCPUFeatures();
-  if (features.lookup("avx512f"))
-    return 512;
-  if (features.lookup("avx") || features.lookup("avx2"))
-    return 256;
-  return 128;
-}
 
 namespace {
 /// How one contraction is tiled. Dims are loop positions; A is the input
@@ -678,8 +669,8 @@ struct RlxOptimizeContractionsPass
   void runOnOperation() override {
     Operation *root = getOperation();
     MLIRContext *ctx = &getContext();
-    int64_t bits =
-        vectorBits > 0 ? static_cast<int64_t>(vectorBits) : hostVectorBits();
+    int64_t bits = vectorBits > 0 ? static_cast<int64_t>(vectorBits)
+                                  : rlx::hostVectorBits();
     int64_t threads = std::max<int64_t>(1, std::thread::hardware_concurrency());
 
     SmallVector<linalg::LinalgOp> candidates;

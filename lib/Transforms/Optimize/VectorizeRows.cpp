@@ -26,6 +26,8 @@
 //===----------------------------------------------------------------------===//
 #include "RlxAD/Transforms/Passes.h"
 
+#include "Optimize/HostTarget.h"
+
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/Linalg/IR/Linalg.h"
 #include "mlir/Dialect/Linalg/Transforms/Transforms.h"
@@ -42,7 +44,6 @@
 #include "mlir/Interfaces/TilingInterface.h"
 #include "mlir/Transforms/GreedyPatternRewriteDriver.h"
 #include "mlir/Transforms/LoopInvariantCodeMotionUtils.h"
-#include "llvm/TargetParser/Host.h"
 
 namespace mlir::rlx {
 #define GEN_PASS_DEF_RLXVECTORIZEROWS
@@ -54,16 +55,6 @@ using namespace mlir;
 /// Marks the V-wide tiles (and their accumulator fills and merges) that
 /// this pass vectorizes once their shapes are static.
 static constexpr StringLiteral kTile = "rlx.vector_tile";
-
-/// The vector register width of the host in bits (512 with AVX-512).
-static int64_t hostVectorBits() {
-  llvm::StringMap<bool> features = llvm::sys::getHostCPUFeatures();
-  if (features.lookup("avx512f"))
-    return 512;
-  if (features.lookup("avx") || features.lookup("avx2"))
-    return 256;
-  return 128;
-}
 
 /// The widest element type (in bits) that `op` reads, writes or computes.
 static int64_t widestBits(linalg::GenericOp op) {
@@ -235,8 +226,8 @@ struct RlxVectorizeRowsPass
   void runOnOperation() override {
     Operation *root = getOperation();
     MLIRContext *ctx = &getContext();
-    int64_t bits =
-        vectorBits > 0 ? static_cast<int64_t>(vectorBits) : hostVectorBits();
+    int64_t bits = vectorBits > 0 ? static_cast<int64_t>(vectorBits)
+                                  : rlx::hostVectorBits();
 
     SmallVector<std::pair<linalg::GenericOp, int64_t>> candidates;
     root->walk([&](linalg::GenericOp op) {
