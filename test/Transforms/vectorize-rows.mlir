@@ -1,4 +1,7 @@
 // RUN: rlx-opt %s --split-input-file --rlx-vectorize-rows='vector-bits=512' | FileCheck %s
+// RUN: rlx-opt %s --split-input-file --rlx-vectorize-rows='vector-bits=512' \
+// RUN:   --one-shot-bufferize='bufferize-function-boundaries function-boundary-type-conversion=identity-layout-map' \
+// RUN:   | FileCheck %s --check-prefix=BUF
 
 // An elementwise generic with a dynamic batch dim and an odd row length
 // (1000 = 62 x 16 + 8): a loop over the rows, static 16-wide vector tiles,
@@ -27,12 +30,13 @@ func.func @elementwise(%x: tensor<?x1000xf32>) -> tensor<?x1000xf32> {
 // -----
 
 // A row sum (f64: 8 lanes) over a dynamic row length: 8 partial sums per row
-// across the tile loop, one horizontal reduction, the dynamic remainder
-// scalar.
+// in a register across the tile loop, one horizontal reduction, the dynamic
+// remainder scalar.
 // CHECK-LABEL: func.func @row_sum
 // CHECK: scf.for
+// CHECK: scf.for {{.*}} iter_args(%[[ACC:.+]] = %{{.+}}) -> (vector<8xf64>)
+// CHECK: arith.addf %[[ACC]], {{.*}} : vector<8xf64>
 // CHECK: scf.for {{.*}} -> (tensor<1x8xf64>)
-// CHECK: arith.addf {{.*}} : vector<8xf64>
 // CHECK: linalg.generic
 // CHECK: vector.reduction <add>, {{.*}} : vector<8xf64> into f64
 // CHECK: return
@@ -46,6 +50,70 @@ func.func @row_sum(%x: tensor<4x?xf64>) -> tensor<4xf64> {
     linalg.yield %s : f64
   } -> tensor<4xf64>
   return %0 : tensor<4xf64>
+}
+
+// -----
+
+// Two row sums of one generic whose inits share a fill (as in the layer
+// norm gradient): each gets its own fill (a shared one would be copied), and
+// the tile loop carries both partial sums as vector iter_args, with no
+// tensor (no buffer) inside it or per row.
+// CHECK-LABEL: func.func @two_sums
+// CHECK-COUNT-2: linalg.fill
+// CHECK: scf.for
+// CHECK-NOT: tensor.empty
+// CHECK: scf.for {{.*}} iter_args(%[[A:.+]] = %{{.+}}, %[[B:.+]] = %{{.+}}) -> (vector<16xf32>, vector<16xf32>)
+// CHECK-NOT: tensor.empty
+// CHECK-DAG: arith.addf %[[A]], {{.*}} : vector<16xf32>
+// CHECK-DAG: arith.addf %[[B]], {{.*}} : vector<16xf32>
+// CHECK-NOT: tensor.empty
+// CHECK: scf.yield {{.*}} : vector<16xf32>, vector<16xf32>
+// CHECK-NOT: tensor.empty
+// CHECK-COUNT-2: vector.reduction <add>, {{.*}} : vector<16xf32> into f32
+// CHECK-NOT: tensor.empty
+// CHECK: return
+// BUF-LABEL: func.func @two_sums
+// BUF-COUNT-2: memref.alloc()
+// BUF-NOT: memref.alloc
+// BUF: return
+func.func @two_sums(%x: tensor<8x256xf32>, %y: tensor<8x256xf32>) -> (tensor<8xf32>, tensor<8xf32>) {
+  %z = arith.constant 0.0 : f32
+  %e = tensor.empty() : tensor<8xf32>
+  %f = linalg.fill ins(%z : f32) outs(%e : tensor<8xf32>) -> tensor<8xf32>
+  %0:2 = linalg.generic {indexing_maps = [affine_map<(i, j) -> (i, j)>, affine_map<(i, j) -> (i, j)>, affine_map<(i, j) -> (i)>, affine_map<(i, j) -> (i)>], iterator_types = ["parallel", "reduction"]} ins(%x, %y : tensor<8x256xf32>, tensor<8x256xf32>) outs(%f, %f : tensor<8xf32>, tensor<8xf32>) {
+  ^bb0(%a: f32, %b: f32, %o: f32, %p: f32):
+    %m = arith.mulf %a, %b : f32
+    %s = arith.addf %o, %m : f32
+    %t = arith.addf %p, %a : f32
+    linalg.yield %s, %t : f32, f32
+  } -> (tensor<8xf32>, tensor<8xf32>)
+  return %0#0, %0#1 : tensor<8xf32>, tensor<8xf32>
+}
+
+// -----
+
+// A static row length that is not a multiple of V (1000 = 62 x 16 + 8): the
+// remainder is split off in the same row iteration and continues the sum
+// after the horizontal reduction (no partial update of the 16 sums, which
+// would need a tensor per row).
+// CHECK-LABEL: func.func @row_sum_remainder
+// CHECK: scf.for
+// CHECK-NOT: tensor.empty
+// CHECK: scf.for {{.*}} to %c992 step %c16 iter_args({{.*}}) -> (vector<16xf32>)
+// CHECK: %[[MAIN:.+]] = vector.reduction <add>, {{.*}} : vector<16xf32> into f32
+// CHECK-NOT: tensor.empty
+// CHECK: vector.reduction <add>, %{{.+}}, %[[MAIN]] : vector<8xf32> into f32
+// CHECK: return
+func.func @row_sum_remainder(%x: tensor<4x1000xf32>) -> tensor<4xf32> {
+  %z = arith.constant 0.0 : f32
+  %e = tensor.empty() : tensor<4xf32>
+  %f = linalg.fill ins(%z : f32) outs(%e : tensor<4xf32>) -> tensor<4xf32>
+  %0 = linalg.generic {indexing_maps = [affine_map<(i, j) -> (i, j)>, affine_map<(i, j) -> (i)>], iterator_types = ["parallel", "reduction"]} ins(%x : tensor<4x1000xf32>) outs(%f : tensor<4xf32>) {
+  ^bb0(%a: f32, %o: f32):
+    %s = arith.addf %o, %a : f32
+    linalg.yield %s : f32
+  } -> tensor<4xf32>
+  return %0 : tensor<4xf32>
 }
 
 // -----

@@ -10,18 +10,20 @@
 //   scf.for (each index of the outer dims)           tile 1
 //     scf.for j by V                                 static V-wide tiles
 //       elementwise:  vector<V> ops
-//       reduction:    acc[V] += vector<V> ...        partial sums, in
-//                                                    registers (hoisted)
-//     scf.for j (the peeled remainder, < V)          static when the row
+//       reduction:    acc += vector<V> ...           partial sums: a vector
+//                                                    iter_arg (registers)
+//     elementwise: the peeled remainder (< V)        static when the row
 //                                                    length is, else scalar
-//     reduction: acc = reduce(acc[V])                one horizontal reduction
+//     reduction: s = reduce(acc), then the static    one horizontal reduction
+//       remainder (< V) reduced into s               (dynamic: scalar loop)
 //
 // V is the host's vector width in elements of the widest operand type. The
-// remainder loop is peeled (masked vectors were ~10x slower), so that the
-// main tiles are static and vectorize op by op (linalg::vectorize); whole
-// rows are never one vector. The reductions are split into V partial sums
-// (scf tiling with PartialReductionOuterReduction): the summation order
-// changes (it does not depend on the thread count).
+// remainder is peeled or split off (masked vectors were ~10x slower), so that
+// the main tiles are static and vectorize op by op (linalg::vectorize);
+// whole rows are never one vector. The reductions are split into V partial
+// sums (scf tiling with PartialReductionOuterReduction), whose transfers are
+// then hoisted into loop-carried vectors: the summation order changes (it
+// does not depend on the thread count).
 //
 //===----------------------------------------------------------------------===//
 #include "RlxAD/Transforms/Passes.h"
@@ -142,59 +144,116 @@ static void peel(RewriterBase &rewriter, ArrayRef<LoopLikeOpInterface> loops) {
   }
 }
 
-/// Tiles `op` into the loop nest of the file comment (tiles marked).
-static LogicalResult tileRows(RewriterBase &rewriter, linalg::GenericOp op,
-                              int64_t lanes) {
-  unsigned numLoops = op.getNumLoops();
-  unsigned inner = numLoops - 1;
-  SmallVector<int64_t> ranges = op.getStaticLoopRanges();
-  MLIRContext *ctx = op.getContext();
+/// Gives each init of the reduction `op` that is a shared linalg.fill its
+/// own fill (of its own tensor.empty): the tiled reduction then accumulates
+/// in place into it, where a shared fill is copied once per reduction that
+/// writes it.
+static void unshareFills(RewriterBase &rewriter, linalg::GenericOp op) {
+  if (op.getNumReductionLoops() == 0)
+    return;
+  for (OpOperand &init : op.getDpsInitsMutable()) {
+    auto fill = init.get().getDefiningOp<linalg::FillOp>();
+    if (!fill || fill->hasOneUse())
+      continue;
+    rewriter.setInsertionPoint(op);
+    IRMapping map;
+    Value dest = fill.getDpsInits().front();
+    if (auto empty = dest.getDefiningOp<tensor::EmptyOp>())
+      map.map(dest, rewriter.clone(*empty)->getResult(0));
+    Operation *copy = rewriter.clone(*fill, map);
+    rewriter.modifyOpInPlace(op, [&] { init.set(copy->getResult(0)); });
+  }
+}
 
-  // Level 1: one index of every outer dim at a time.
-  SmallVector<int64_t> outer(numLoops, 0);
-  bool tileOuter = false;
+/// Level 1 of the file comment: tiles every outer dim of `op` that is not
+/// 1 by 1 and returns the tile (`op` itself when there is none).
+static FailureOr<TilingInterface> tileOuter(RewriterBase &rewriter,
+                                            linalg::GenericOp op) {
+  SmallVector<int64_t> ranges = op.getStaticLoopRanges();
+  unsigned inner = ranges.size() - 1;
+  SmallVector<int64_t> sizes(ranges.size(), 0);
+  bool tiled = false;
   for (unsigned d = 0; d < inner; ++d) {
     if (ranges[d] != 1) {
-      outer[d] = 1;
-      tileOuter = true;
+      sizes[d] = 1;
+      tiled = true;
     }
   }
-  TilingInterface current = cast<TilingInterface>(op.getOperation());
-  if (tileOuter) {
-    scf::SCFTilingOptions options;
-    options.setTileSizes(getAsIndexOpFoldResult(ctx, outer));
-    options.setLoopType(scf::SCFTilingOptions::LoopType::ForOp);
-    rewriter.setInsertionPoint(op);
-    FailureOr<scf::SCFTilingResult> result =
-        scf::tileUsingSCF(rewriter, current, options);
-    if (failed(result))
-      return failure();
-    rewriter.replaceOp(op, result->replacements);
-    current = cast<TilingInterface>(result->tiledOps.back());
-  }
-
-  // Level 2: V-wide tiles of the innermost dim, partial sums when it
-  // reduces; the remainder peeled.
-  SmallVector<int64_t> vec(numLoops, 0);
-  vec[inner] = lanes;
+  auto tiling = cast<TilingInterface>(op.getOperation());
+  if (!tiled)
+    return tiling;
   scf::SCFTilingOptions options;
-  options.setTileSizes(getAsIndexOpFoldResult(ctx, vec));
+  options.setTileSizes(getAsIndexOpFoldResult(op.getContext(), sizes));
   options.setLoopType(scf::SCFTilingOptions::LoopType::ForOp);
-  auto linalgOp = cast<linalg::LinalgOp>(current.getOperation());
+  rewriter.setInsertionPoint(op);
+  FailureOr<scf::SCFTilingResult> result =
+      scf::tileUsingSCF(rewriter, tiling, options);
+  if (failed(result))
+    return failure();
+  rewriter.replaceOp(op, result->replacements);
+  return cast<TilingInterface>(result->tiledOps.back());
+}
+
+/// Level 2 of the file comment: V-wide tiles of the innermost dim of the
+/// row tile `op`, partial sums when it reduces; the remainder peeled.
+static LogicalResult tileLanes(RewriterBase &rewriter, TilingInterface op,
+                               int64_t lanes) {
+  auto linalgOp = cast<linalg::LinalgOp>(op.getOperation());
+  unsigned inner = linalgOp.getNumLoops() - 1;
+  SmallVector<int64_t> sizes(linalgOp.getNumLoops(), 0);
+  sizes[inner] = lanes;
+  scf::SCFTilingOptions options;
+  options.setTileSizes(getAsIndexOpFoldResult(op.getContext(), sizes));
+  options.setLoopType(scf::SCFTilingOptions::LoopType::ForOp);
   if (linalg::isReductionIterator(linalgOp.getIteratorTypesArray()[inner])) {
     options.setReductionTilingStrategy(
         ReductionTilingStrategy::PartialReductionOuterReduction);
     options.setReductionDims({inner});
   }
-  rewriter.setInsertionPoint(current);
+  rewriter.setInsertionPoint(op);
   FailureOr<scf::SCFTilingResult> result =
-      scf::tileUsingSCF(rewriter, current, options);
+      scf::tileUsingSCF(rewriter, op, options);
   if (failed(result))
     return failure();
-  rewriter.replaceOp(current, result->replacements);
+  rewriter.replaceOp(op, result->replacements);
   markTiles(*result);
   peel(rewriter, result->loops);
   return success();
+}
+
+/// Splits off the static remainder (< V) of the row reduction tile `op` as
+/// its own op, which continues the sums of the V-wide part in the same row
+/// iteration: peeled inside the tile loop it would update part of the V
+/// partial sums, a tensor (a buffer per row) instead of registers. Returns
+/// the V-wide part (`op` when there is no remainder); the remainder is
+/// marked.
+static FailureOr<TilingInterface>
+splitRemainder(RewriterBase &rewriter, TilingInterface op, int64_t lanes) {
+  auto linalgOp = cast<linalg::LinalgOp>(op.getOperation());
+  unsigned inner = linalgOp.getNumLoops() - 1;
+  int64_t range = linalgOp.getStaticLoopRanges()[inner];
+  if (!linalg::isReductionIterator(linalgOp.getIteratorTypesArray()[inner]) ||
+      ShapedType::isDynamic(range) || range % lanes == 0)
+    return op;
+  rewriter.setInsertionPoint(op);
+  auto [main, rest] = linalg::splitOp(
+      rewriter, op, inner, rewriter.getIndexAttr(range / lanes * lanes));
+  if (!main || !rest)
+    return failure();
+  rest->setAttr(kTile, rewriter.getUnitAttr());
+  return main;
+}
+
+/// Tiles `op` into the loop nest of the file comment (tiles marked).
+static LogicalResult tileRows(RewriterBase &rewriter, linalg::GenericOp op,
+                              int64_t lanes) {
+  FailureOr<TilingInterface> row = tileOuter(rewriter, op);
+  if (failed(row))
+    return failure();
+  FailureOr<TilingInterface> main = splitRemainder(rewriter, *row, lanes);
+  if (failed(main))
+    return failure();
+  return tileLanes(rewriter, *main, lanes);
 }
 
 /// Applies `patterns` and canonicalization to `root`.
@@ -237,8 +296,10 @@ struct RlxVectorizeRowsPass
     if (candidates.empty())
       return;
     IRRewriter rewriter(ctx);
-    for (auto [op, lanes] : candidates)
+    for (auto [op, lanes] : candidates) {
+      unshareFills(rewriter, op);
       (void)tileRows(rewriter, op, lanes);
+    }
 
     // Peeling made the main tiles' sizes constant: fold them into the types.
     {
@@ -297,6 +358,10 @@ struct RlxVectorizeRowsPass
     for (scf::ForOp loop : loops)
       (void)hoistLoopInvariantSubsets(
           rewriter, cast<LoopLikeOpInterface>(loop.getOperation()));
+    // The tensors the hoisted transfers went through are then only passed
+    // along the loop and written once before being read back: fold them
+    // away, so that no per-row buffer is left for them.
+    applyWithCanonicalization(root, RewritePatternSet(ctx));
   }
 };
 } // namespace

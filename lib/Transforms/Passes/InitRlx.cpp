@@ -43,6 +43,7 @@
 #include "mlir/Dialect/Vector/IR/ValueBoundsOpInterfaceImpl.h"
 #include "mlir/Dialect/Vector/IR/VectorOps.h"
 #include "mlir/Dialect/Vector/Transforms/BufferizableOpInterfaceImpl.h"
+#include "mlir/Dialect/Vector/Transforms/SubsetOpInterfaceImpl.h"
 #include "mlir/IR/DialectRegistry.h"
 #include "mlir/Target/LLVMIR/Dialect/All.h"
 
@@ -69,6 +70,9 @@ void mlir::rlx::registerRlxPipelineDependencies(DialectRegistry &registry) {
   scf::registerBufferizableOpInterfaceExternalModels(registry);
   tensor::registerBufferizableOpInterfaceExternalModels(registry);
   vector::registerBufferizableOpInterfaceExternalModels(registry);
+  // rlx-vectorize-rows: its partial sums (vector transfers of a loop's
+  // iter_arg) are hoisted into registers as subsets.
+  vector::registerSubsetOpInterfaceExternalModels(registry);
   func::registerInlinerExtension(registry);
   // rlx-optimize-contractions: tiling, peeling, threads.
   linalg::registerTilingInterfaceExternalModels(registry);
