@@ -32,6 +32,15 @@ CASES = [
     ("pad_gt_span", 2, 2, 3, (5, 6), (2, 2), (2, 1), (2, 3), (1, 2), 1, False),
     ("stride_gt_kernel", 2, 2, 2, (8, 9), (2, 2), (3, 3), (0, 1), (1, 1), 1, False),
     ("dynamic_batch", 3, 4, 6, (8, 7), (3, 3), (2, 2), (1, 1), (1, 1), 2, True),
+    # H and W multiples of the stride: dx's stride phases go through the
+    # phase-major buffer and one pixel shuffle (conv-phase-shuffle); some
+    # phases of the 2x2 kernel at stride 3 get no tap.
+    ("stride2_even_groups", 2, 4, 6, (8, 6), (3, 3), (2, 2), (1, 1), (1, 1), 2,
+     True),
+    ("stride_gt_kernel_even", 2, 2, 2, (9, 6), (2, 2), (3, 3), (0, 1), (1, 1),
+     1, False),
+    ("stride2x1_even", 1, 3, 4, (6, 5), (3, 3), (2, 1), (1, 1), (1, 1), 1,
+     False),
     ("dynamic_batch_dw", 2, 3, 3, (5, 6), (3, 2), (1, 2), (1, 0), (1, 1), 3, True),
     # Dynamic channel, spatial and kernel dims (peer parity: torch-mlir's
     # dynamic-shape convolution tests).

@@ -2,6 +2,7 @@
 // RUN: rlx-opt %s --split-input-file --rlx-decompose-backward="conv-direct=false im2col-max-elements=1200" | FileCheck %s --check-prefix=TILED
 // RUN: rlx-opt %s --split-input-file --rlx-decompose-backward | FileCheck %s --check-prefix=DWISE
 // RUN: rlx-opt %s --split-input-file --rlx-decompose-backward --rlx-lower-to-linalg --rlx-optimize-contractions=vector-bits=512 | FileCheck %s --check-prefix=DWISEK
+// RUN: rlx-opt %s --split-input-file --rlx-decompose-backward=conv-phase-shuffle=0 | FileCheck %s --check-prefix=STRIDED
 
 // dw[co, (c,a,b)] = dyT[co, (n,i,j)] x col[(n,i,j), (c,a,b)]: pad, ONE im2col
 // generic whose map encodes stride/dilation, a real transpose of dy, ONE matmul.
@@ -256,4 +257,30 @@ func.func @weight_dynamic(%x: tensor<?x?x?x?xf64>, %dy: tensor<?x?x?x?xf64>) -> 
 func.func @weight_depthwise(%x: tensor<?x4x6x20xf32>, %dy: tensor<?x4x6x20xf32>) -> tensor<4x1x3x3xf32> {
   %dw = rlx.conv2d_backward_weight %x, %dy {padding = array<i64: 1, 1>, groups = 4 : i64} : tensor<?x4x6x20xf32>, tensor<?x4x6x20xf32> -> tensor<4x1x3x3xf32>
   return %dw : tensor<4x1x3x3xf32>
+}
+
+// -----
+
+// Stride 2 with conv-direct (the default): each stride phase (rh, rw) is a
+// contraction over only its taps, written unit-stride into the phase-major
+// buffer P[n, g, c, rh, rw, u, v]; one transpose (a pixel shuffle)
+// interleaves the phases into dx. With conv-phase-shuffle=0 each phase is
+// a strided insert_slice into dx.
+// DWISE-LABEL: func.func @input_stride2_phases
+// DWISE: %[[P:.+]] = linalg.fill {{.*}} -> tensor<?x1x2x2x2x3x4xf32>
+// DWISE: %[[S00:.+]] = tensor.extract_slice %[[P]][0, 0, 0, 0, 0, 0, 0] [%{{.+}}, 1, 2, 1, 1, 3, 4] [1, 1, 1, 1, 1, 1, 1] : tensor<?x1x2x2x2x3x4xf32> to tensor<?x1x2x3x4xf32>
+// DWISE: %[[C00:.+]] = linalg.generic {{.*}} outs(%[[S00]] : tensor<?x1x2x3x4xf32>)
+// DWISE: %[[P00:.+]] = tensor.insert_slice %[[C00]] into %[[P]][0, 0, 0, 0, 0, 0, 0]
+// DWISE: tensor.insert_slice %{{.+}} into %[[P00]][0, 0, 0, 0, 1, 0, 0]
+// DWISE: tensor.insert_slice {{.*}}[0, 0, 0, 1, 0, 0, 0]
+// DWISE: %[[P11:.+]] = tensor.insert_slice {{.*}}[0, 0, 0, 1, 1, 0, 0]
+// DWISE: %[[T:.+]] = linalg.transpose ins(%[[P11]] : tensor<?x1x2x2x2x3x4xf32>) outs(%{{.+}} : tensor<?x1x2x3x2x4x2xf32>) permutation = [0, 1, 2, 5, 3, 6, 4]
+// DWISE: tensor.collapse_shape %[[T]] {{\[\[}}0], [1, 2], [3, 4], [5, 6]] : tensor<?x1x2x3x2x4x2xf32> into tensor<?x2x6x8xf32>
+// STRIDED-LABEL: func.func @input_stride2_phases
+// STRIDED-NOT: linalg.transpose
+// STRIDED: tensor.insert_slice {{.*}} [1, 1, 2, 2] : tensor<?x2x3x4xf32> into tensor<?x2x6x8xf32>
+// STRIDED-NOT: linalg.transpose
+func.func @input_stride2_phases(%dy: tensor<?x4x3x4xf32>, %w: tensor<4x2x3x3xf32>) -> tensor<?x2x6x8xf32> {
+  %dx = rlx.conv2d_backward_input %dy, %w {stride = array<i64: 2, 2>, padding = array<i64: 1, 1>} : tensor<?x4x3x4xf32>, tensor<4x2x3x3xf32> -> tensor<?x2x6x8xf32>
+  return %dx : tensor<?x2x6x8xf32>
 }

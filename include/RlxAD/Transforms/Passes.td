@@ -62,6 +62,12 @@ def RlxDecomposeBackward : Pass<"rlx-decompose-backward"> {
            "conv2d_backward_weight as one contraction with the im2col folded "
            "into its indexing (implicit GEMM, no im2col buffer) instead of "
            "im2col + matmul">,
+    Option<"convPhaseShuffle", "conv-phase-shuffle", "bool",
+           /*default=*/"true",
+           "conv-direct conv2d_backward_input with a stride that divides H "
+           "and W: the stride phases are written into one phase-major "
+           "buffer and interleaved into dx by one transpose (a pixel "
+           "shuffle) instead of one strided copy per phase">,
     Option<"attentionPerHead", "attention-per-head", "bool",
            /*default=*/"true",
            "attention_backward one (batch, head) at a time (an scf.for "

@@ -59,10 +59,12 @@ using namespace mlir::rlx;
 ///                         * dyp[n, g, o, L + u + e - t, L' + v + e' - t']
 ///   dx[n, g*Cig + c, rh + s*u, rw + s*v] = dxph[n, g, c, u, v]
 ///
-/// dyp is dy zero-padded by the L / R the phases reach beyond it.
+/// dyp is dy zero-padded by the L / R the phases reach beyond it. With
+/// `phaseShuffle` and s dividing H and W, dxph is written into one
+/// phase-major buffer and one transpose interleaves the phases into dx.
 static Value directInputGrad(OpBuilder &b, Location loc,
                              Conv2dBackwardInputOp op, Value dy, Value w,
-                             RankedTensorType dxType) {
+                             RankedTensorType dxType, bool phaseShuffle) {
   MLIRContext *ctx = b.getContext();
   auto dyType = cast<RankedTensorType>(dy.getType());
   auto wType = cast<RankedTensorType>(w.getType());
@@ -111,63 +113,110 @@ static Value directInputGrad(OpBuilder &b, Location loc,
 
   OpFoldResult batch = tensor::getMixedSize(b, loc, dy, 0);
   OpFoldResult zero = b.getIndexAttr(0), one = b.getIndexAttr(1);
-  Value dx = tensor::EmptyOp::create(
-      b, loc,
-      ArrayRef<OpFoldResult>{batch, b.getIndexAttr(dxType.getDimSize(1)),
-                             b.getIndexAttr(dxType.getDimSize(2)),
-                             b.getIndexAttr(dxType.getDimSize(3))},
-      elementType);
+  auto idx = [&](int64_t v) -> OpFoldResult { return b.getIndexAttr(v); };
   // Loops (n, g, c, u, v, o, t, t').
   AffineExpr n, g, c, u, v, o, t, t2;
   bindDims(ctx, n, g, c, u, v, o, t, t2);
+  // init[n, g, c, u, v] += the taps of phase (ph, pw) (it has some).
+  auto accumulatePhase = [&](const Phase &ph, const Phase &pw, Value init) {
+    Value wph = tensor::ExtractSliceOp::create(
+        b, loc,
+        RankedTensorType::get({groups, cog, cig, ph.taps, pw.taps},
+                              elementType),
+        wG, ArrayRef<OpFoldResult>{zero, zero, zero, idx(ph.a0), idx(pw.a0)},
+        ArrayRef<OpFoldResult>{idx(groups), idx(cog), idx(cig), idx(ph.taps),
+                               idx(pw.taps)},
+        ArrayRef<OpFoldResult>{one, one, one, idx(stride[0]), idx(stride[1])});
+    AffineMap wMap = AffineMap::get(8, 0, {g, o, c, t, t2}, ctx);
+    AffineMap dyMap = AffineMap::get(
+        8, 0, {n, g, o, u + (low[0] + ph.e) - t, v + (low[1] + pw.e) - t2},
+        ctx);
+    AffineMap outMap = AffineMap::get(8, 0, {n, g, c, u, v}, ctx);
+    return buildMultiplyAccumulate(b, loc, {wph, wMap}, {dyp, dyMap},
+                                   {init, outMap});
+  };
+
+  // phase-shuffle: every phase has the same rows and columns (s divides
+  // H and W). The phases are written, unit-stride, into one phase-major
+  // buffer P[n, g, c, rh, rw, u, v] and interleaved into dx by one
+  // transpose (a pixel shuffle): one pass over dx instead of one strided,
+  // scalar copy per phase.
+  bool sameSize = llvm::all_of(llvm::seq<int64_t>(0, 2), [&](int64_t ax) {
+    return dxType.getDimSize(2 + ax) % stride[ax] == 0;
+  });
+  if (phaseShuffle && (stride[0] > 1 || stride[1] > 1) && sameSize) {
+    int64_t rows = phases[0][0].rows, cols = phases[1][0].rows;
+    SmallVector<OpFoldResult> packedSizes = {
+        batch,          idx(groups), idx(cig), idx(stride[0]),
+        idx(stride[1]), idx(rows),   idx(cols)};
+    Value packed = filled(
+        b, loc, tensor::EmptyOp::create(b, loc, packedSizes, elementType), 0.0);
+    auto phaseType = RankedTensorType::get(
+        {cast<RankedTensorType>(packed.getType()).getDimSize(0), groups, cig,
+         rows, cols},
+        elementType);
+    for (int64_t rh = 0; rh < stride[0]; ++rh) {
+      for (int64_t rw = 0; rw < stride[1]; ++rw) {
+        const Phase &ph = phases[0][rh], &pw = phases[1][rw];
+        if (ph.taps == 0 || pw.taps == 0)
+          continue; // no tap reaches it: zeros
+        SmallVector<OpFoldResult> offsets = {zero,    zero, zero, idx(rh),
+                                             idx(rw), zero, zero};
+        SmallVector<OpFoldResult> sizes = packedSizes;
+        sizes[3] = sizes[4] = one;
+        SmallVector<OpFoldResult> strides(7, one);
+        Value slice = tensor::ExtractSliceOp::create(b, loc, phaseType, packed,
+                                                     offsets, sizes, strides);
+        Value part = accumulatePhase(ph, pw, slice);
+        packed = tensor::InsertSliceOp::create(b, loc, part, packed, offsets,
+                                               sizes, strides);
+      }
+    }
+    // dx[n, g, c, u, rh, v, rw] = P[n, g, c, rh, rw, u, v].
+    Value shuffledInit = tensor::EmptyOp::create(
+        b, loc,
+        ArrayRef<OpFoldResult>{batch, idx(groups), idx(cig), idx(rows),
+                               idx(stride[0]), idx(cols), idx(stride[1])},
+        elementType);
+    Value shuffled =
+        linalg::TransposeOp::create(b, loc, packed, shuffledInit,
+                                    ArrayRef<int64_t>{0, 1, 2, 5, 3, 6, 4})
+            .getResult()[0];
+    return tensor::CollapseShapeOp::create(
+        b, loc, shuffled,
+        SmallVector<ReassociationIndices>{{0}, {1, 2}, {3, 4}, {5, 6}});
+  }
+
+  Value dx = tensor::EmptyOp::create(
+      b, loc,
+      ArrayRef<OpFoldResult>{batch, idx(dxType.getDimSize(1)),
+                             idx(dxType.getDimSize(2)),
+                             idx(dxType.getDimSize(3))},
+      elementType);
   for (int64_t rh = 0; rh < stride[0]; ++rh) {
     for (int64_t rw = 0; rw < stride[1]; ++rw) {
       const Phase &ph = phases[0][rh], &pw = phases[1][rw];
       if (ph.rows == 0 || pw.rows == 0)
         continue;
-      Value init =
+      Value part =
           filled(b, loc,
                  tensor::EmptyOp::create(
                      b, loc,
-                     ArrayRef<OpFoldResult>{
-                         batch, b.getIndexAttr(groups), b.getIndexAttr(cig),
-                         b.getIndexAttr(ph.rows), b.getIndexAttr(pw.rows)},
+                     ArrayRef<OpFoldResult>{batch, idx(groups), idx(cig),
+                                            idx(ph.rows), idx(pw.rows)},
                      elementType),
                  0.0);
-      Value part = init;
-      if (ph.taps > 0 && pw.taps > 0) {
-        Value wph = tensor::ExtractSliceOp::create(
-            b, loc,
-            RankedTensorType::get({groups, cog, cig, ph.taps, pw.taps},
-                                  elementType),
-            wG,
-            ArrayRef<OpFoldResult>{zero, zero, zero, b.getIndexAttr(ph.a0),
-                                   b.getIndexAttr(pw.a0)},
-            ArrayRef<OpFoldResult>{b.getIndexAttr(groups), b.getIndexAttr(cog),
-                                   b.getIndexAttr(cig), b.getIndexAttr(ph.taps),
-                                   b.getIndexAttr(pw.taps)},
-            ArrayRef<OpFoldResult>{one, one, one, b.getIndexAttr(stride[0]),
-                                   b.getIndexAttr(stride[1])});
-        AffineMap wMap = AffineMap::get(8, 0, {g, o, c, t, t2}, ctx);
-        AffineMap dyMap = AffineMap::get(
-            8, 0, {n, g, o, u + (low[0] + ph.e) - t, v + (low[1] + pw.e) - t2},
-            ctx);
-        AffineMap outMap = AffineMap::get(8, 0, {n, g, c, u, v}, ctx);
-        part = buildMultiplyAccumulate(b, loc, {wph, wMap}, {dyp, dyMap},
-                                       {init, outMap});
-      }
+      if (ph.taps > 0 && pw.taps > 0)
+        part = accumulatePhase(ph, pw, part);
       part = tensor::CollapseShapeOp::create(
           b, loc, part,
           SmallVector<ReassociationIndices>{{0}, {1, 2}, {3}, {4}});
       dx = tensor::InsertSliceOp::create(
           b, loc, part, dx,
-          ArrayRef<OpFoldResult>{zero, zero, b.getIndexAttr(rh),
-                                 b.getIndexAttr(rw)},
-          ArrayRef<OpFoldResult>{batch, b.getIndexAttr(dxType.getDimSize(1)),
-                                 b.getIndexAttr(ph.rows),
-                                 b.getIndexAttr(pw.rows)},
-          ArrayRef<OpFoldResult>{one, one, b.getIndexAttr(stride[0]),
-                                 b.getIndexAttr(stride[1])});
+          ArrayRef<OpFoldResult>{zero, zero, idx(rh), idx(rw)},
+          ArrayRef<OpFoldResult>{batch, idx(dxType.getDimSize(1)), idx(ph.rows),
+                                 idx(pw.rows)},
+          ArrayRef<OpFoldResult>{one, one, idx(stride[0]), idx(stride[1])});
     }
   }
   return dx;
@@ -331,8 +380,8 @@ decomposeConv2dBackwardInput(RewriterBase &rewriter, Conv2dBackwardInputOp op,
           cog = co / groups;
   SmallVector<int64_t> k = {wType.getDimSize(2), wType.getDimSize(3)};
   if (options.convDirect && dilation[0] == 1 && dilation[1] == 1)
-    return SmallVector<Value>{
-        directInputGrad(rewriter, loc, op, dy, w, dxType)};
+    return SmallVector<Value>{directInputGrad(rewriter, loc, op, dy, w, dxType,
+                                              options.convPhaseShuffle)};
 
   // Per spatial axis: dy row i lands at row pl + i*s of the zero tensor of
   // length L = H + d(k-1) (pl = d(k-1) - p); rows outside [0, L) only ever
