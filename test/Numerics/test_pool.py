@@ -6,7 +6,7 @@ same call, which routes each dy to its window's argmax (first maximum in
 row-major order; a NaN wins, the last NaN of a window if several; padded
 positions never win) and accumulates over overlapping windows. Inputs cover
 ties (constant and small-integer tensors), NaNs (several per window), -inf,
-overlapping windows, padding, non-square kernels and strides, stride >
+overlapping windows, kernel == stride (each form), padding, non-square kernels and strides, stride >
 kernel, odd sizes, a dynamic batch and dynamic H/W, and `dilation` and
 `ceil_mode` (PyTorch's output-size rule: the last window must start inside
 the input or the left padding), alone and together, with ties. Central
@@ -40,6 +40,18 @@ CASES = [
     ("nan k3x2 s2x1", (1, 2, 5, 6), (3, 2), (2, 1), (1, 0), "nan", False),
     ("nan+ties k3s2p1", (2, 2, 7, 7), (3, 3), (2, 2), (1, 1), "nanint", False),
     ("-inf k2s1p1", (1, 2, 4, 4), (2, 2), (1, 1), (1, 1), "neginf", False),
+    # kernel == stride (max-pool-direct): exact tiling, padding, rows and
+    # columns no window covers, ties, NaNs, a dynamic batch, wide rows (Wo
+    # past the argmax's 16 lanes).
+    ("k==s int ties k2s2", (3, 2, 8, 8), (2, 2), (2, 2), (0, 0), "int", False),
+    ("k==s int ties k2s2p1", (2, 3, 9, 10), (2, 2), (2, 2), (1, 1), "int", False),
+    ("k==s int ties k3s3p1 uncovered", (2, 2, 12, 13), (3, 3), (3, 3), (1, 1), "int", False),
+    ("k==s k2x3 s2x3 p1x0", (2, 2, 7, 11), (2, 3), (2, 3), (1, 0), "randn", False),
+    ("k==s nan+ties k2s2p1", (2, 2, 7, 7), (2, 2), (2, 2), (1, 1), "nanint", False),
+    ("k==s const k3s3", (2, 2, 9, 9), (3, 3), (3, 3), (0, 0), "const", False),
+    ("k==s dynamic batch int k2s2p1", (3, 2, 9, 9), (2, 2), (2, 2), (1, 1), "int", True),
+    ("k==s wide int k2s2", (2, 2, 6, 70), (2, 2), (2, 2), (0, 0), "int", False),
+    ("wide int k3s2p1", (2, 2, 7, 69), (3, 3), (2, 2), (1, 1), "int", False),
     ("dynamic batch int k3s2p1", (3, 2, 9, 9), (3, 3), (2, 2), (1, 1), "int", True),
     ("dynamic batch randn k2x3", (2, 3, 6, 7), (2, 3), (2, 1), (1, 1), "randn", True),
     # dilation / ceil_mode: (..., dilation, ceil_mode); dyn may name the
@@ -158,7 +170,7 @@ def same_infinities(got, want):
 
 
 # The forms of max_pool2d_backward (pipeline options); each must match torch.
-FORMS = [None, "max-pool-scatter=0"]
+FORMS = [None, "max-pool-direct=0", "max-pool-scatter=0"]
 
 
 def main():

@@ -1,26 +1,37 @@
 // RUN: rlx-opt %s --split-input-file --rlx-decompose-backward=max-pool-scatter=0 | FileCheck %s
 // RUN: rlx-opt %s --split-input-file --rlx-decompose-backward | FileCheck %s --check-prefix=SCATTER
+// RUN: rlx-opt %s --split-input-file --rlx-decompose-backward=max-pool-direct=0 | FileCheck %s --check-prefix=NODIRECT
 
-// Default (max-pool-scatter), dilation 1 and static planes: one (n, c)
-// plane per scf.forall iteration; the plane padded with -inf (8x8 into 9x9
-// at [1, 1]), one generic over (ho, wo) whose unrolled taps read the padded
-// plane at (2*ho + kh, 2*wo + kw) and select the flat index h*8 + w of the
-// first max (v > max or v is NaN; start: the first in-bounds position), then
-// an scf.for over the 16 windows adds dy into the plane at that index.
+// Default (max-pool-scatter), dilation 1 and static planes: the first
+// in-bounds column of each window, max(2*wo - 1, 0), as a table (an input of
+// the argmax, not a max in its body); one (n, c) plane per scf.forall
+// iteration; the plane padded with -inf (8x8 into 9x11 at [1, 1]: every
+// tap of 4 + 1 windows per row, see argmaxWidth), one generic over (ho, wo)
+// whose unrolled taps read the padded plane at
+// (2*ho + kh, 2*wo + kw) and select the flat index h*8 + w of the first max
+// (v > max or v is NaN; start: the first in-bounds position), then scf.for
+// loops over the 4x4 windows add dy into the plane at that index.
+// SCATTER-DAG: #[[ROW:.+]] = affine_map<(d0, d1) -> (d1)>
+// SCATTER-DAG: #[[ID2:.+]] = affine_map<(d0, d1) -> (d0, d1)>
 // SCATTER-LABEL: func.func @max_pool2d_backward
 // SCATTER-SAME: (%[[X:.+]]: tensor<?x3x8x8xf32>, %[[DY:.+]]: tensor<?x3x4x4xf32>)
+// SCATTER: %[[FIRST:.+]] = linalg.generic {{.+}} outs(%{{.+}} : tensor<5xi32>)
+// SCATTER: arith.maxsi
 // SCATTER: %[[DX:.+]] = scf.forall (%[[N:.+]], %[[C:.+]]) in (%{{.+}}, 3) shared_outs(%[[OUT:.+]] = %{{.+}})
 // SCATTER: %[[XPL:.+]] = tensor.extract_slice %[[X]][%[[N]], %[[C]], 0, 0] [1, 1, 8, 8] [1, 1, 1, 1] : tensor<?x3x8x8xf32> to tensor<8x8xf32>
-// SCATTER: %[[PAD0:.+]] = linalg.fill ins(%{{.+}} : f32) outs(%{{.+}} : tensor<9x9xf32>)
+// SCATTER: %[[PAD0:.+]] = linalg.fill ins(%{{.+}} : f32) outs(%{{.+}} : tensor<9x11xf32>)
 // SCATTER: %[[XP:.+]] = tensor.insert_slice %[[XPL]] into %[[PAD0]][1, 1] [8, 8] [1, 1]
-// SCATTER: %[[BEST:.+]] = linalg.generic {{.+}} outs(%{{.+}} : tensor<4x4xi32>)
+// SCATTER: %[[BEST:.+]] = linalg.generic {indexing_maps = [#[[ROW]], #[[ID2]]], {{.+}} ins(%[[FIRST]] : tensor<5xi32>) outs(%{{.+}} : tensor<4x5xi32>)
 // SCATTER-COUNT-9: tensor.extract %[[XP]]
 // SCATTER: linalg.yield %{{.+}} : i32
+// SCATTER: %[[DYPL:.+]] = tensor.extract_slice %[[DY]][%[[N]], %[[C]], 0, 0] [1, 1, 4, 4]
 // SCATTER: %[[PLANE:.+]] = tensor.extract_slice %[[OUT]][%[[N]], %[[C]], 0, 0] [1, 1, 8, 8]
 // SCATTER: %[[ZERO:.+]] = linalg.fill ins(%{{.+}} : f32) outs(%[[PLANE]] : tensor<8x8xf32>)
 // SCATTER: tensor.collapse_shape %[[ZERO]] {{\[\[}}0, 1]] : tensor<8x8xf32> into tensor<64xf32>
-// SCATTER: tensor.collapse_shape %[[BEST]] {{\[\[}}0, 1]] : tensor<4x4xi32> into tensor<16xi32>
 // SCATTER: scf.for {{.+}} -> (tensor<64xf32>)
+// SCATTER: scf.for {{.+}} -> (tensor<64xf32>)
+// SCATTER: tensor.extract %[[BEST]]
+// SCATTER: tensor.extract %[[DYPL]]
 // SCATTER: arith.addf
 // SCATTER: tensor.insert
 // SCATTER: tensor.expand_shape
@@ -142,4 +153,50 @@ func.func @cast_result(%x: tensor<?x2x4x4xf32>, %dy: tensor<?x2x2x2xf32>) -> ten
 func.func @dilation_ceil_mode(%x: tensor<2x3x9x8xf32>, %dy: tensor<2x3x4x4xf32>) -> tensor<2x3x9x8xf32> {
   %dx = rlx.max_pool2d_backward %x, %dy {kernel_size = array<i64: 3, 2>, stride = array<i64: 2, 2>, padding = array<i64: 1, 0>, dilation = array<i64: 2, 1>, ceil_mode = true} : tensor<2x3x9x8xf32>, tensor<2x3x4x4xf32> -> tensor<2x3x9x8xf32>
   return %dx : tensor<2x3x9x8xf32>
+}
+
+// -----
+
+// kernel == stride (2x2 windows, stride 2, no position in two windows),
+// 10x11 planes with padding (1, 0): the argmax as above over 6x9 windows
+// (Wo = 5 rounded up to a power of two, + 1; the padded plane is 12x18 so
+// that every tap of the 9 windows per row is inside it), then (max-pool-direct)
+// one elementwise generic over the window grid (ho, kh, wo, kw) = 6x2x5x2
+// that selects dy[ho, wo] where (2*ho + kh - 1)*11 + 2*wo + kw is
+// best[ho, wo] and 0 elsewhere: no scatter. Grid row r is x's row r - 1;
+// the grid's 10 columns miss x's last one, so its part inside x goes into a
+// zeroed plane. With max-pool-direct=0 the scatter loops.
+// SCATTER-DAG: #[[WIN:.+]] = affine_map<(d0, d1, d2, d3) -> (d0, d2)>
+// SCATTER-DAG: #[[ID4:.+]] = affine_map<(d0, d1, d2, d3) -> (d0, d1, d2, d3)>
+// SCATTER-LABEL: func.func @nonoverlapping
+// SCATTER-SAME: (%{{.+}}: tensor<2x3x10x11xf64>, %[[DY:.+]]: tensor<2x3x6x5xf64>)
+// SCATTER: scf.forall
+// SCATTER: linalg.fill ins(%{{.+}} : f64) outs(%{{.+}} : tensor<12x18xf64>)
+// SCATTER: %[[BEST:.+]] = linalg.generic {{.+}} outs(%{{.+}} : tensor<6x9xi32>)
+// SCATTER-COUNT-4: tensor.extract
+// SCATTER: linalg.yield
+// SCATTER: %[[DYPL:.+]] = tensor.extract_slice %[[DY]]
+// SCATTER: %[[PLANE:.+]] = tensor.extract_slice %{{.+}} [1, 1, 10, 11]
+// SCATTER: %[[GRID:.+]] = tensor.empty() : tensor<12x10xf64>
+// SCATTER: %[[GRID4:.+]] = tensor.expand_shape %[[GRID]] {{\[\[}}0, 1], [2, 3]] output_shape [6, 2, 5, 2]
+// SCATTER: %[[BESTV:.+]] = tensor.extract_slice %[[BEST]][0, 0] [6, 5] [1, 1] : tensor<6x9xi32> to tensor<6x5xi32>
+// SCATTER: %[[SEL:.+]] = linalg.generic {indexing_maps = [#[[WIN]], #[[WIN]], #[[ID4]]], iterator_types = ["parallel", "parallel", "parallel", "parallel"]} ins(%[[BESTV]], %[[DYPL]] : tensor<6x5xi32>, tensor<6x5xf64>) outs(%[[GRID4]] : tensor<6x2x5x2xf64>)
+// SCATTER: ^bb0(%[[B:.+]]: i32, %[[G:.+]]: f64, %{{.+}}: f64):
+// SCATTER: %[[HIT:.+]] = arith.cmpi eq, %{{.+}}, %[[B]] : i32
+// SCATTER: %[[V:.+]] = arith.select %[[HIT]], %[[G]], %{{.+}} : f64
+// SCATTER: linalg.yield %[[V]] : f64
+// SCATTER: %[[FLAT:.+]] = tensor.collapse_shape %[[SEL]] {{\[\[}}0, 1], [2, 3]] : tensor<6x2x5x2xf64> into tensor<12x10xf64>
+// SCATTER: %[[IN:.+]] = tensor.extract_slice %[[FLAT]][1, 0] [10, 10] [1, 1]
+// SCATTER: %[[Z:.+]] = linalg.fill ins(%{{.+}} : f64) outs(%[[PLANE]] : tensor<10x11xf64>)
+// SCATTER: tensor.insert_slice %[[IN]] into %[[Z]][0, 0] [10, 10] [1, 1]
+// SCATTER-NOT: scf.for {{.+}} -> (tensor
+// SCATTER: tensor.parallel_insert_slice
+// SCATTER: return
+// CHECK-LABEL: func.func @nonoverlapping
+// NODIRECT-LABEL: func.func @nonoverlapping
+// NODIRECT: scf.for
+// NODIRECT: arith.addf
+func.func @nonoverlapping(%x: tensor<2x3x10x11xf64>, %dy: tensor<2x3x6x5xf64>) -> tensor<2x3x10x11xf64> {
+  %dx = rlx.max_pool2d_backward %x, %dy {kernel_size = array<i64: 2, 2>, stride = array<i64: 2, 2>, padding = array<i64: 1, 0>} : tensor<2x3x10x11xf64>, tensor<2x3x6x5xf64> -> tensor<2x3x10x11xf64>
+  return %dx : tensor<2x3x10x11xf64>
 }

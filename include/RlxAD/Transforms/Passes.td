@@ -87,6 +87,11 @@ def RlxDecomposeBackward : Pass<"rlx-decompose-backward"> {
            "over the (n, c) planes) that adds dy into dx at each window's "
            "argmax, instead of an argmax tensor of every window and a "
            "gather-sum over the positions">,
+    Option<"maxPoolDirect", "max-pool-direct", "bool", /*default=*/"true",
+           "max_pool2d_backward with kernel == stride (no position in two "
+           "windows), dilation 1 and static planes under max-pool-scatter: "
+           "dx is one elementwise select of dy at each window's argmax "
+           "instead of a zeroed plane and a scatter">,
   ];
   let dependentDialects = [
     "::mlir::arith::ArithDialect", "::mlir::linalg::LinalgDialect",

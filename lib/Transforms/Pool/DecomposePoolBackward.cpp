@@ -20,9 +20,11 @@
 //
 // With max-pool-scatter (the default) it is instead one pass over the
 // windows that adds dy at each window's argmax: with dilation 1 and static
-// planes buildMaxPoolPlanes (a -inf padded plane, a vectorized argmax
-// generic, a scalar scatter in window order), else buildMaxPoolScatter
-// (scalar loops per window). The IR does not depend on the sizes either.
+// planes buildMaxPoolPlanes (MaxPoolPlanes.cpp: a -inf padded plane, a
+// vectorized argmax generic, then a scalar scatter in window order, or with
+// max-pool-direct and kernel == stride one elementwise select), else
+// buildMaxPoolScatter (scalar loops per window). The IR does not depend on
+// the sizes either.
 //
 //===----------------------------------------------------------------------===//
 #include "Common/Builders.h"
@@ -170,194 +172,6 @@ static Value buildMaxPoolScatter(RewriterBase &rewriter,
   return forall.getResult(0);
 }
 
-/// dx by (n, c) planes with a vectorizable argmax (max-pool-scatter where
-/// the dilation is 1 and the planes are static): an scf.forall over the planes
-/// (one thread per plane: results do not depend on the thread count), and in
-/// each plane
-///
-///   xp = x[n, c] padded with -inf to [Hp, Wp] (Hp = max(pH + H,
-///        (Ho-1)*sH + kH): the padding and the windows of ceil mode that
-///        reach past the input)
-///   best[ho, wo] = flat index h*W + w of the window's first max: a generic
-///        over (ho, wo) reading xp once per tap (kH*kW operands with maps
-///        (ho*sH + kh, wo*sW + kw)), starting from the window's first
-///        in-bounds position with max = -inf and taking v when v > max or v
-///        is NaN, taps in row-major order (PyTorch's rule; a -inf pad is
-///        never taken). No branch and affine addresses: LLVM vectorizes it
-///        across wo.
-///   dx[n, c] = 0; for i < Ho*Wo: dx[best[i]] += dy[i]   (window order)
-///
-/// With dilation 1 and padding at most half the kernel every window holds a
-/// position of x (the verifier's rules), so `best` is always in the plane.
-/// The sums are in ascending window order, bitwise those of the other forms.
-static Value buildMaxPoolPlanes(RewriterBase &rewriter,
-                                MaxPool2dBackwardOp op) {
-  ArrayRef<int64_t> kernel = op.getKernelSize(), stride = op.getStride(),
-                    padding = op.getPadding();
-  Location loc = op.getLoc();
-  MLIRContext *ctx = rewriter.getContext();
-  Value x = op.getX(), dy = op.getDy();
-  auto xType = cast<RankedTensorType>(x.getType());
-  auto dyType = cast<RankedTensorType>(dy.getType());
-  Type e = xType.getElementType();
-  Type indexType = rewriter.getIndexType();
-  auto cst = [&](int64_t v) -> Value {
-    return arith::ConstantIndexOp::create(rewriter, loc, v);
-  };
-  auto add = [&](Value a, Value b) {
-    return rewriter.createOrFold<arith::AddIOp>(loc, a, b);
-  };
-  auto mul = [&](Value a, Value b) {
-    return rewriter.createOrFold<arith::MulIOp>(loc, a, b);
-  };
-  auto sub = [&](Value a, Value b) {
-    return rewriter.createOrFold<arith::SubIOp>(loc, a, b);
-  };
-  auto maxui = [&](Value a, Value b) {
-    return rewriter.createOrFold<arith::MaxUIOp>(loc, a, b);
-  };
-  Value height = linalg::createOrFoldDimOp(rewriter, loc, x, 2);
-  Value width = linalg::createOrFoldDimOp(rewriter, loc, x, 3);
-  Value outHeight = linalg::createOrFoldDimOp(rewriter, loc, dy, 2);
-  Value outWidth = linalg::createOrFoldDimOp(rewriter, loc, dy, 3);
-  // The padded plane: every tap of every window is inside it.
-  Value paddedHeight =
-      maxui(add(cst(padding[0]), height),
-            add(mul(sub(outHeight, cst(1)), cst(stride[0])), cst(kernel[0])));
-  Value paddedWidth =
-      maxui(add(cst(padding[1]), width),
-            add(mul(sub(outWidth, cst(1)), cst(stride[1])), cst(kernel[1])));
-  OpFoldResult h = getAsOpFoldResult(height), w = getAsOpFoldResult(width),
-               ho = getAsOpFoldResult(outHeight),
-               wo = getAsOpFoldResult(outWidth);
-  // Flat plane indices in i32 when the plane is static and small enough.
-  Type idxType = rewriter.getI64Type();
-  if (!xType.isDynamicDim(2) && !xType.isDynamicDim(3) &&
-      xType.getDimSize(2) * xType.getDimSize(3) <
-          std::numeric_limits<int32_t>::max())
-    idxType = rewriter.getI32Type();
-  auto toIdx = [&](OpBuilder &b, Location l, Value v) -> Value {
-    return arith::IndexCastOp::create(b, l, idxType, v);
-  };
-  // tap offsets kh*W + kw, and the window base (ho*sH - pH)*W + wo*sW - pW.
-  SmallVector<Value> tapOffsets;
-  for (int64_t kh = 0; kh < kernel[0]; ++kh)
-    for (int64_t kw = 0; kw < kernel[1]; ++kw)
-      tapOffsets.push_back(
-          toIdx(rewriter, loc, add(mul(cst(kh), width), cst(kw))));
-  Value widthIdx = toIdx(rewriter, loc, width);
-  Value negInf = arith::ConstantOp::create(
-      rewriter, loc, e,
-      rewriter.getFloatAttr(e, -std::numeric_limits<double>::infinity()));
-
-  auto forall = scf::ForallOp::create(
-      rewriter, loc,
-      ArrayRef<OpFoldResult>{linalg::createFoldedDimOp(rewriter, loc, x, 0),
-                             linalg::createFoldedDimOp(rewriter, loc, x, 1)},
-      ValueRange{emptyLike(rewriter, loc, x)}, std::nullopt);
-  Value n = forall.getInductionVars()[0], c = forall.getInductionVars()[1];
-  Value out = forall.getRegionIterArgs()[0];
-  rewriter.setInsertionPoint(forall.getTerminator());
-  OpFoldResult zero = rewriter.getIndexAttr(0), one = rewriter.getIndexAttr(1);
-  SmallVector<OpFoldResult> strides4(4, one), strides2(2, one);
-  SmallVector<OpFoldResult> planeOffsets{n, c, zero, zero};
-  auto planeType =
-      RankedTensorType::get({xType.getDimSize(2), xType.getDimSize(3)}, e);
-  auto dyPlaneType =
-      RankedTensorType::get({dyType.getDimSize(2), dyType.getDimSize(3)}, e);
-
-  // xp: the plane padded with -inf.
-  Value xPlane = tensor::ExtractSliceOp::create(
-      rewriter, loc, planeType, x, planeOffsets,
-      SmallVector<OpFoldResult>{one, one, h, w}, strides4);
-  Value xp = filled(rewriter, loc,
-                    tensor::EmptyOp::create(
-                        rewriter, loc,
-                        ArrayRef<OpFoldResult>{getAsOpFoldResult(paddedHeight),
-                                               getAsOpFoldResult(paddedWidth)},
-                        e),
-                    -std::numeric_limits<double>::infinity());
-  xp = tensor::InsertSliceOp::create(
-      rewriter, loc, xPlane, xp,
-      ArrayRef<OpFoldResult>{rewriter.getIndexAttr(padding[0]),
-                             rewriter.getIndexAttr(padding[1])},
-      ArrayRef<OpFoldResult>{h, w}, strides2);
-
-  // best[ho, wo]: the flat index of the window's first max.
-  // Loops (ho, wo) over dy's plane (the body does not read it); the taps
-  // read xp with tensor.extract at (ho*sH + kh, wo*sW + kw).
-  Value dyPlane = tensor::ExtractSliceOp::create(
-      rewriter, loc, dyPlaneType, dy, planeOffsets,
-      SmallVector<OpFoldResult>{one, one, ho, wo}, strides4);
-  Value bestInit = tensor::EmptyOp::create(
-      rewriter, loc, ArrayRef<OpFoldResult>{ho, wo}, idxType);
-  Value best = buildGeneric(
-      rewriter, loc, {{dyPlane, AffineMap::getMultiDimIdentityMap(2, ctx)}},
-      {{bestInit, AffineMap::getMultiDimIdentityMap(2, ctx)}},
-      [&](OpBuilder &b, Location l, ValueRange) -> SmallVector<Value> {
-        IndexMath m{b, l};
-        Value top = m.sub(m.mul(m.index(0), m.c(stride[0])), m.c(padding[0]));
-        Value left = m.sub(m.mul(m.index(1), m.c(stride[1])), m.c(padding[1]));
-        Value base = arith::AddIOp::create(
-            b, l, arith::MulIOp::create(b, l, toIdx(b, l, top), widthIdx),
-            toIdx(b, l, left));
-        // The first in-bounds position (max(top, 0), max(left, 0)).
-        Value first = arith::AddIOp::create(
-            b, l,
-            arith::MulIOp::create(
-                b, l, toIdx(b, l, arith::MaxSIOp::create(b, l, top, m.c(0))),
-                widthIdx),
-            toIdx(b, l, arith::MaxSIOp::create(b, l, left, m.c(0))));
-        Value max = negInf, idx = first;
-        Value row0 = m.mul(m.index(0), m.c(stride[0]));
-        Value col0 = m.mul(m.index(1), m.c(stride[1]));
-        for (int64_t t = 0; t < kernel[0] * kernel[1]; ++t) {
-          Value v = tensor::ExtractOp::create(
-              b, l, xp,
-              ValueRange{m.add(row0, m.c(t / kernel[1])),
-                         m.add(col0, m.c(t % kernel[1]))});
-          Value take = m.either(
-              arith::CmpFOp::create(b, l, arith::CmpFPredicate::OGT, v, max),
-              arith::CmpFOp::create(b, l, arith::CmpFPredicate::UNO, v, v));
-          max = m.select(take, v, max);
-          idx = m.select(take, arith::AddIOp::create(b, l, base, tapOffsets[t]),
-                         idx);
-        }
-        return {idx};
-      })[0];
-
-  // dx[n, c] = 0, then dy added at each argmax in window order.
-  Value dxPlane = tensor::ExtractSliceOp::create(
-      rewriter, loc, planeType, out, planeOffsets,
-      SmallVector<OpFoldResult>{one, one, h, w}, strides4);
-  dxPlane = filled(rewriter, loc, dxPlane, 0.0);
-  SmallVector<ReassociationIndices> both{{0, 1}};
-  Value dxFlat = tensor::CollapseShapeOp::create(rewriter, loc, dxPlane, both);
-  Value dyFlat = tensor::CollapseShapeOp::create(rewriter, loc, dyPlane, both);
-  Value bestFlat = tensor::CollapseShapeOp::create(rewriter, loc, best, both);
-  Value windows = tensor::DimOp::create(rewriter, loc, bestFlat, 0);
-  auto scatter = scf::ForOp::create(
-      rewriter, loc, cst(0), windows, cst(1), ValueRange{dxFlat},
-      [&](OpBuilder &b, Location l, Value i, ValueRange acc) {
-        Value at = arith::IndexCastOp::create(
-            b, l, indexType, tensor::ExtractOp::create(b, l, bestFlat, i));
-        Value g = tensor::ExtractOp::create(b, l, dyFlat, i);
-        Value cur = tensor::ExtractOp::create(b, l, acc[0], at);
-        Value sum = arith::AddFOp::create(b, l, cur, g);
-        scf::YieldOp::create(
-            b, l, tensor::InsertOp::create(b, l, sum, acc[0], at).getResult());
-      });
-  Value dxDone = tensor::ExpandShapeOp::create(rewriter, loc, planeType,
-                                               scatter.getResult(0), both,
-                                               ArrayRef<OpFoldResult>{h, w});
-  rewriter.setInsertionPointToStart(forall.getTerminator().getBody());
-  tensor::ParallelInsertSliceOp::create(
-      rewriter, loc, dxDone, out, planeOffsets,
-      SmallVector<OpFoldResult>{one, one, h, w}, strides4);
-  rewriter.setInsertionPointAfter(forall);
-  return forall.getResult(0);
-}
-
 /// dx[n,c,h,w] = sum of dy[n,c,ho,wo] over the windows (ho, wo) whose argmax
 /// is (h, w). The argmax of window (ho, wo) is the position (ho*sH - pH + kh,
 /// wo*sW - pW + kw) of the first maximum in row-major (kh, kw) order, where a
@@ -378,7 +192,8 @@ decomposeMaxPool2dBackward(RewriterBase &rewriter, MaxPool2dBackwardOp op,
                         !dyType.isDynamicDim(2) && !dyType.isDynamicDim(3);
     if (staticPlanes &&
         llvm::all_of(op.getDilation(), [](int64_t d) { return d == 1; }))
-      return SmallVector<Value>{buildMaxPoolPlanes(rewriter, op)};
+      return SmallVector<Value>{
+          buildMaxPoolPlanes(rewriter, op, options.maxPoolDirect)};
     return SmallVector<Value>{buildMaxPoolScatter(rewriter, op)};
   }
   ArrayRef<int64_t> kernel = op.getKernelSize(), stride = op.getStride(),

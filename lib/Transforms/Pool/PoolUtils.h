@@ -10,6 +10,7 @@
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/Linalg/IR/Linalg.h"
 #include "mlir/IR/Builders.h"
+#include "mlir/IR/PatternMatch.h"
 
 namespace mlir::rlx {
 
@@ -65,6 +66,15 @@ struct PoolGeometry {
 /// window with no position in x.
 Value buildWindowArgmax(OpBuilder &b, Location loc, Value x, Value outLike,
                         const PoolGeometry &geometry);
+
+class MaxPool2dBackwardOp;
+
+/// dx of max_pool2d_backward by (n, c) planes (MaxPoolPlanes.cpp), for
+/// dilation 1 and static H, W, Ho, Wo: a vectorized argmax per plane, then
+/// dy added at each argmax in window order, or with `direct` and kernel ==
+/// stride one elementwise select of dy at the argmax positions.
+Value buildMaxPoolPlanes(RewriterBase &rewriter, MaxPool2dBackwardOp op,
+                         bool direct);
 
 } // namespace mlir::rlx
 
