@@ -345,7 +345,12 @@ JitModule::compile(StringRef source, StringRef pipelineOptions,
   engineOptions.jitCodeGenOptLevel = llvm::CodeGenOptLevel::Aggressive;
   engineOptions.sharedLibPaths = libs;
   engineOptions.enableGDBNotificationListener = false;
-  engineOptions.enablePerfNotificationListener = false;
+  // RLX_PERF_JIT=1 describes the JIT code to perf (jit-<pid>.dump for `perf
+  // record -k 1` + `perf inject --jit`), so that profiles of compiled
+  // kernels show instructions instead of anonymous addresses.
+  const char *perfJit = std::getenv("RLX_PERF_JIT");
+  engineOptions.enablePerfNotificationListener =
+      perfJit && StringRef(perfJit) != "0";
   auto engine = mlir::ExecutionEngine::create(*module, engineOptions,
                                               std::move(*targetMachine));
   if (!engine)

@@ -103,6 +103,41 @@ func.func @qkt(%q: tensor<2x4x64x32xf32>, %k: tensor<2x4x96x32xf32>, %c: tensor<
 
 // -----
 
+// q k^T per block of query rows (attention-blocks): each block reads the
+// first n keys of the head, a slice of a tensor defined outside the loop, so
+// the keys are transposed once before the loop and each block slices the
+// transposed copy (not one transpose per block).
+#q = affine_map<(b, h, i, j, d) -> (b, h, i, d)>
+#k = affine_map<(b, h, i, j, d) -> (b, h, j, d)>
+#s = affine_map<(b, h, i, j, d) -> (b, h, i, j)>
+// CHECK-LABEL: func.func @qkt_blocks
+// CHECK: %[[KT:.+]] = linalg.transpose ins(%{{.+}} : tensor<1x1x512x64xf32>) outs(%{{.+}} : tensor<1x1x64x512xf32>) permutation = [0, 1, 3, 2]
+// CHECK: scf.for %[[I:.+]] = %{{.+}} to %{{.+}} step %c64
+// CHECK-NOT: linalg.transpose
+// CHECK: tensor.extract_slice %[[KT]][0, 0, 0, 0] [1, 1, 64, %{{.+}}] [1, 1, 1, 1] : tensor<1x1x64x512xf32> to tensor<1x1x64x?xf32>
+// CHECK-NOT: linalg.transpose
+// CHECK: vector.fma
+func.func @qkt_blocks(%q: tensor<1x1x512x64xf32>, %k: tensor<1x1x512x64xf32>, %out: tensor<1x1x512xf32>) -> tensor<1x1x512xf32> {
+  %c0 = arith.constant 0 : index
+  %c64 = arith.constant 64 : index
+  %c512 = arith.constant 512 : index
+  %zero = arith.constant 0.0 : f32
+  %r = scf.for %i = %c0 to %c512 step %c64 iter_args(%acc = %out) -> (tensor<1x1x512xf32>) {
+    %n = arith.addi %i, %c64 : index
+    %qb = tensor.extract_slice %q[0, 0, %i, 0] [1, 1, 64, 64] [1, 1, 1, 1] : tensor<1x1x512x64xf32> to tensor<1x1x64x64xf32>
+    %kb = tensor.extract_slice %k[0, 0, 0, 0] [1, 1, %n, 64] [1, 1, 1, 1] : tensor<1x1x512x64xf32> to tensor<1x1x?x64xf32>
+    %e = tensor.empty(%n) : tensor<1x1x64x?xf32>
+    %f = linalg.fill ins(%zero : f32) outs(%e : tensor<1x1x64x?xf32>) -> tensor<1x1x64x?xf32>
+    %sb = linalg.contract indexing_maps = [#q, #k, #s] ins(%qb, %kb : tensor<1x1x64x64xf32>, tensor<1x1x?x64xf32>) outs(%f : tensor<1x1x64x?xf32>) -> tensor<1x1x64x?xf32>
+    %s0 = tensor.extract_slice %sb[0, 0, 0, 0] [1, 1, 64, 1] [1, 1, 1, 1] : tensor<1x1x64x?xf32> to tensor<1x1x64xf32>
+    %upd = tensor.insert_slice %s0 into %acc[0, 0, %i] [1, 1, 64] [1, 1, 1] : tensor<1x1x64xf32> into tensor<1x1x512xf32>
+    scf.yield %upd : tensor<1x1x512xf32>
+  }
+  return %r : tensor<1x1x512xf32>
+}
+
+// -----
+
 // A direct convolution (rlx.conv2d with forward-conv-direct; too small,
 // 0.3 MFMA, for threads: scf.for blocks): C rows are
 // output rows y[n, f, i, 0:12] (an edge tile of 12 columns), A elements are

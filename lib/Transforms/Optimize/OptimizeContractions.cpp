@@ -312,6 +312,54 @@ planContraction(linalg::LinalgOp op, int64_t vectorBits, int64_t threads) {
   return plan;
 }
 
+/// `x` transposed by `perm` (linalg.transpose into a new tensor), built
+/// before `before`.
+static Value transposed(RewriterBase &rewriter, Location loc, Value x,
+                        ArrayRef<int64_t> perm, Operation *before) {
+  rewriter.setInsertionPoint(before);
+  SmallVector<OpFoldResult> sizes;
+  for (int64_t i : perm)
+    sizes.push_back(tensor::getMixedSize(rewriter, loc, x, i));
+  Value init = tensor::EmptyOp::create(
+      rewriter, loc, sizes, cast<ShapedType>(x.getType()).getElementType());
+  return linalg::TransposeOp::create(rewriter, loc, x, init, perm)
+      .getResult()[0];
+}
+
+/// `b` transposed by `perm` for `op`. When `b` is a unit-stride slice of a
+/// tensor defined outside the scf.for loops around `op` (attention's
+/// per-block keys: the first n rows of one head's keys), the whole tensor is
+/// transposed once before the outermost such loop and `op` reads a slice of
+/// that: one copy per head instead of one per block of query rows (the
+/// copies were a sixth of attention_backward's time).
+static Value transposeHoisted(RewriterBase &rewriter, Location loc,
+                              linalg::LinalgOp op, Value b,
+                              ArrayRef<int64_t> perm) {
+  auto slice = b.getDefiningOp<tensor::ExtractSliceOp>();
+  Operation *outermost = nullptr;
+  if (slice && slice.hasUnitStride() &&
+      slice.getSourceType().getRank() == slice.getResultType().getRank()) {
+    Value source = slice.getSource();
+    for (auto loop = op->getParentOfType<scf::ForOp>();
+         loop && !loop->isAncestor(source.getParentBlock()->getParentOp());
+         loop = loop->getParentOfType<scf::ForOp>())
+      outermost = loop;
+  }
+  if (!outermost)
+    return transposed(rewriter, loc, b, perm, op);
+  Value whole = transposed(rewriter, loc, slice.getSource(), perm, outermost);
+  SmallVector<OpFoldResult> offsets, sizes, strides;
+  for (int64_t i : perm) {
+    offsets.push_back(slice.getMixedOffsets()[i]);
+    sizes.push_back(slice.getMixedSizes()[i]);
+    strides.push_back(rewriter.getIndexAttr(1));
+  }
+  rewriter.setInsertionPoint(op);
+  return tensor::ExtractSliceOp::create(rewriter, loc, whole, offsets, sizes,
+                                        strides)
+      .getResult();
+}
+
 /// When B's last index is not n but n indexes B (q k^T): copies B into a
 /// layout with n last and rewrites `op` as a generic on the copy. Returns
 /// the op to plan (unchanged when no copy is needed or possible).
@@ -348,14 +396,7 @@ static linalg::LinalgOp makeBContiguous(RewriterBase &rewriter,
       perm.push_back(i);
   perm.push_back(*nPos);
   Location loc = op.getLoc();
-  rewriter.setInsertionPoint(op);
-  SmallVector<OpFoldResult> sizes;
-  for (int64_t i : perm)
-    sizes.push_back(tensor::getMixedSize(rewriter, loc, b, i));
-  Value init =
-      tensor::EmptyOp::create(rewriter, loc, sizes, bType.getElementType());
-  Value bt =
-      linalg::TransposeOp::create(rewriter, loc, b, init, perm).getResult()[0];
+  Value bt = transposeHoisted(rewriter, loc, op, b, perm);
   SmallVector<AffineExpr> results;
   for (int64_t i : perm)
     results.push_back(bMap.getResult(i));
