@@ -98,7 +98,13 @@ def grad_fn(y, wrt, dy):
 
 
 def median_ms(fn, runs):
-    """Median wall time; the caller has already warmed fn up (the check)."""
+    """Median wall time; the caller has already warmed fn up (the check).
+
+    First waits until the other library's idle worker threads have stopped
+    spinning: after a parallel region OpenBLAS's threads spin ~0.1 s and
+    libomp's 0.2 s (KMP_BLOCKTIME), and would take a core from this timing
+    (rlx at 2 threads measured no faster than at 1 right after torch)."""
+    time.sleep(0.3)
     times = []
     for _ in range(runs):
         t0 = time.perf_counter()

@@ -1,13 +1,19 @@
 // RUN: rlx-opt %s --split-input-file --rlx-vectorize-rows='vector-bits=512' | FileCheck %s
+// RUN: rlx-opt %s --split-input-file --rlx-vectorize-rows='vector-bits=512 parallel-rows=0' \
+// RUN:   | FileCheck %s --check-prefix=SEQ
 // RUN: rlx-opt %s --split-input-file --rlx-vectorize-rows='vector-bits=512' \
 // RUN:   --one-shot-bufferize='bufferize-function-boundaries function-boundary-type-conversion=identity-layout-map' \
 // RUN:   | FileCheck %s --check-prefix=BUF
 
 // An elementwise generic with a dynamic batch dim and an odd row length
-// (1000 = 62 x 16 + 8): a loop over the rows, static 16-wide vector tiles,
-// and the peeled remainder (static here: 8 wide).
+// (1000 = 62 x 16 + 8): a parallel loop over the rows (a dynamic batch is
+// assumed large; sequential with parallel-rows=0), static 16-wide vector
+// tiles, and the peeled remainder (static here: 8 wide).
 // CHECK-LABEL: func.func @elementwise
-// CHECK: scf.for
+// CHECK: scf.forall
+// SEQ-LABEL: func.func @elementwise
+// SEQ-NOT: scf.forall
+// SEQ: scf.for
 // CHECK: scf.for %{{.+}} = %{{.+}} to %c992 step %c16
 // CHECK: vector.transfer_read {{.*}} vector<16xf32>
 // CHECK: arith.mulf {{.*}} : vector<16xf32>
@@ -29,16 +35,13 @@ func.func @elementwise(%x: tensor<?x1000xf32>) -> tensor<?x1000xf32> {
 
 // -----
 
-// A row sum (f64: 8 lanes) over a dynamic row length: 8 partial sums per row
-// in a register across the tile loop, one horizontal reduction, the dynamic
-// remainder scalar.
+// A row sum over a dynamic row length is left alone: the dynamic remainder
+// would update part of the partial sums inside the tile loop, so they would
+// live in a tensor (a buffer per row), not in registers.
 // CHECK-LABEL: func.func @row_sum
-// CHECK: scf.for
-// CHECK: scf.for {{.*}} iter_args(%[[ACC:.+]] = %{{.+}}) -> (vector<8xf64>)
-// CHECK: arith.addf %[[ACC]], {{.*}} : vector<8xf64>
-// CHECK: scf.for {{.*}} -> (tensor<1x8xf64>)
+// CHECK-NOT: vector.
 // CHECK: linalg.generic
-// CHECK: vector.reduction <add>, {{.*}} : vector<8xf64> into f64
+// CHECK-NOT: vector.
 // CHECK: return
 func.func @row_sum(%x: tensor<4x?xf64>) -> tensor<4xf64> {
   %z = arith.constant 0.0 : f64
@@ -130,4 +133,53 @@ func.func @transposed(%x: tensor<64x64xf32>) -> tensor<64x64xf32> {
     linalg.yield %a : f32
   } -> tensor<64x64xf32>
   return %0 : tensor<64x64xf32>
+}
+
+// -----
+
+// A row sum over 512 x 256 (at least parallel-min-elements iterations, rows
+// parallel): one scf.forall over the rows, each row's 16 partial sums in a
+// register across its tile loop. The rows are independent, so a result does
+// not depend on the thread count.
+// CHECK-LABEL: func.func @row_sum_parallel
+// CHECK: scf.forall
+// CHECK: scf.for {{.*}} iter_args({{.*}}) -> (vector<16xf32>)
+// CHECK: vector.reduction <add>, {{.*}} : vector<16xf32> into f32
+// CHECK: tensor.parallel_insert_slice
+// SEQ-LABEL: func.func @row_sum_parallel
+// SEQ-NOT: scf.forall
+// SEQ: return
+func.func @row_sum_parallel(%x: tensor<512x256xf32>) -> tensor<512xf32> {
+  %z = arith.constant 0.0 : f32
+  %e = tensor.empty() : tensor<512xf32>
+  %f = linalg.fill ins(%z : f32) outs(%e : tensor<512xf32>) -> tensor<512xf32>
+  %0 = linalg.generic {indexing_maps = [affine_map<(i, j) -> (i, j)>, affine_map<(i, j) -> (i)>], iterator_types = ["parallel", "reduction"]} ins(%x : tensor<512x256xf32>) outs(%f : tensor<512xf32>) {
+  ^bb0(%a: f32, %o: f32):
+    %s = arith.addf %o, %a : f32
+    linalg.yield %s : f32
+  } -> tensor<512xf32>
+  return %0 : tensor<512xf32>
+}
+
+// -----
+
+// A column sum (the gamma gradient of a norm: rows reduced, columns kept)
+// is vectorized along its columns, but its loop over the rows reduces, so it
+// stays sequential (split across threads it would need partial results
+// combined in a thread-count dependent order).
+// CHECK-LABEL: func.func @column_sum
+// CHECK-NOT: scf.forall
+// CHECK: scf.for
+// CHECK: arith.addf {{.*}} : vector<16xf32>
+// CHECK: return
+func.func @column_sum(%x: tensor<512x256xf32>) -> tensor<256xf32> {
+  %z = arith.constant 0.0 : f32
+  %e = tensor.empty() : tensor<256xf32>
+  %f = linalg.fill ins(%z : f32) outs(%e : tensor<256xf32>) -> tensor<256xf32>
+  %0 = linalg.generic {indexing_maps = [affine_map<(i, j) -> (i, j)>, affine_map<(i, j) -> (j)>], iterator_types = ["reduction", "parallel"]} ins(%x : tensor<512x256xf32>) outs(%f : tensor<256xf32>) {
+  ^bb0(%a: f32, %o: f32):
+    %s = arith.addf %o, %a : f32
+    linalg.yield %s : f32
+  } -> tensor<256xf32>
+  return %0 : tensor<256xf32>
 }

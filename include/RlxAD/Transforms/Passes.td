@@ -275,7 +275,9 @@ def RlxVectorizeRows : Pass<"rlx-vectorize-rows"> {
     For every linalg.generic on tensors whose innermost loop every operand
     indexes last or not at all (the elementwise ops and row reductions of
     norms, cross-entropy, activations and fake-quantize, inside the row
-    tiles of rlx-fuse-rows or not), tiles the outer loops by 1 and the
+    tiles of rlx-fuse-rows or not), tiles the outer loops by 1 (an
+    `scf.forall` over the rows when they are parallel, see parallel-rows)
+    and the
     innermost one by V (the vector width in elements of the widest
     operand), peels the remainder so that the main tiles are static, splits
     reductions into V partial sums (scf tiling with
@@ -288,6 +290,15 @@ def RlxVectorizeRows : Pass<"rlx-vectorize-rows"> {
   let options = [
     Option<"vectorBits", "vector-bits", "int64_t", /*default=*/"0",
            "The vector register width in bits (0: the host's)">,
+    Option<"parallelRows", "parallel-rows", "bool", /*default=*/"true",
+           "The loop over the rows of an op whose outer dims are all "
+           "parallel and that is not inside a loop is an scf.forall "
+           "(threads); each row is computed by one thread, so results do "
+           "not depend on the thread count">,
+    Option<"parallelMinElements", "parallel-min-elements", "int64_t",
+           /*default=*/"65536",
+           "Ops with fewer iterations keep a sequential row loop (a "
+           "parallel region costs a few microseconds)">,
   ];
   let dependentDialects = [
     "::mlir::arith::ArithDialect", "::mlir::linalg::LinalgDialect",

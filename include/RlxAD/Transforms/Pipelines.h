@@ -29,6 +29,8 @@ struct RlxPipelineOptions : public PassPipelineOptions<RlxPipelineOptions> {
                            "rlx-optimize-contractions", Field, Arg)
 #define RLX_FUSE_ROWS_OPTION(Field, Arg)                                       \
   RLX_PIPELINE_PASS_OPTION(RlxFuseRows, "rlx-fuse-rows", Field, Arg)
+#define RLX_VECTORIZE_ROWS_OPTION(Field, Arg)                                  \
+  RLX_PIPELINE_PASS_OPTION(RlxVectorizeRows, "rlx-vectorize-rows", Field, Arg)
 #include "RlxAD/Transforms/PassOptions.def"
 #undef RLX_PIPELINE_PASS_OPTION
 
@@ -38,6 +40,7 @@ struct RlxPipelineOptions : public PassPipelineOptions<RlxPipelineOptions> {
   RlxLowerToLinalgOptions lowerToLinalgOptions() const;
   RlxOptimizeContractionsOptions optimizeContractionsOptions() const;
   RlxFuseRowsOptions fuseRowsOptions() const;
+  RlxVectorizeRowsOptions vectorizeRowsOptions() const;
 
   //===--------------------------------------------------------------------===//
   // Stages of rlx-to-llvm after rlx-to-linalg.
@@ -92,7 +95,7 @@ struct RlxPipelineOptions : public PassPipelineOptions<RlxPipelineOptions> {
                      "reductions along their innermost unit-stride loop "
                      "(static V-wide tiles, peeled remainder, partial sums "
                      "in registers; rlx-vectorize-rows, after fuse-rows)"),
-      llvm::cl::init(false)};
+      llvm::cl::init(true)};
   PassOptions::Option<bool> threads{
       *this, "threads",
       llvm::cl::desc("rlx-to-llvm: run the parallel loops (scf.forall) of "

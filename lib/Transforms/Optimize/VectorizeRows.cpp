@@ -7,7 +7,8 @@
 // them along their innermost loop, which every operand either does not use
 // (a row statistic, broadcast) or walks with unit stride (its last index):
 //
-//   scf.for (each index of the outer dims)           tile 1
+//   scf.for (each index of the outer dims)           tile 1; scf.forall
+//                                                    (threads) when parallel
 //     scf.for j by V                                 static V-wide tiles
 //       elementwise:  vector<V> ops
 //       reduction:    acc += vector<V> ...           partial sums: a vector
@@ -116,6 +117,12 @@ static int64_t planLanes(linalg::GenericOp op, int64_t vectorBits) {
   int64_t range = op.getStaticLoopRanges()[inner];
   if (!ShapedType::isDynamic(range) && range < lanes)
     return 0;
+  // A reduction over a row of dynamic length would have a dynamic
+  // remainder inside the tile loop, which updates part of the partial sums:
+  // they would live in a tensor (a buffer per row), not in registers.
+  if (ShapedType::isDynamic(range) &&
+      linalg::isReductionIterator(op.getIteratorTypesArray()[inner]))
+    return 0;
   return lanes;
 }
 
@@ -165,10 +172,36 @@ static void unshareFills(RewriterBase &rewriter, linalg::GenericOp op) {
   }
 }
 
+/// Whether the rows of `op` (its outer dims tiled by `sizes`) are one
+/// `scf.forall`: they are all parallel, `op` is not inside a loop already
+/// (no nested parallel regions; fuse-rows' row blocks are parallel loops
+/// themselves), and `op` has at least `minElements` iterations (or a
+/// dynamic count: a dynamic batch is assumed large). Each row is then
+/// computed by one thread exactly as by the sequential loop, so the result
+/// does not depend on the thread count.
+static bool rowsInParallel(linalg::GenericOp op, ArrayRef<int64_t> sizes,
+                           int64_t minElements) {
+  if (op->getParentOfType<LoopLikeOpInterface>())
+    return false;
+  SmallVector<utils::IteratorType> iterators = op.getIteratorTypesArray();
+  for (auto [size, iterator] : llvm::zip(sizes, iterators))
+    if (size != 0 && !linalg::isParallelIterator(iterator))
+      return false;
+  int64_t count = 1;
+  for (int64_t range : op.getStaticLoopRanges()) {
+    if (ShapedType::isDynamic(range))
+      return true;
+    count *= range;
+  }
+  return count >= minElements;
+}
+
 /// Level 1 of the file comment: tiles every outer dim of `op` that is not
-/// 1 by 1 and returns the tile (`op` itself when there is none).
+/// 1 by 1 (an `scf.forall` when `rowsInParallel`) and returns the tile
+/// (`op` itself when there is none).
 static FailureOr<TilingInterface> tileOuter(RewriterBase &rewriter,
-                                            linalg::GenericOp op) {
+                                            linalg::GenericOp op,
+                                            int64_t parallelMinElements) {
   SmallVector<int64_t> ranges = op.getStaticLoopRanges();
   unsigned inner = ranges.size() - 1;
   SmallVector<int64_t> sizes(ranges.size(), 0);
@@ -184,7 +217,10 @@ static FailureOr<TilingInterface> tileOuter(RewriterBase &rewriter,
     return tiling;
   scf::SCFTilingOptions options;
   options.setTileSizes(getAsIndexOpFoldResult(op.getContext(), sizes));
-  options.setLoopType(scf::SCFTilingOptions::LoopType::ForOp);
+  options.setLoopType(parallelMinElements > 0 &&
+                              rowsInParallel(op, sizes, parallelMinElements)
+                          ? scf::SCFTilingOptions::LoopType::ForallOp
+                          : scf::SCFTilingOptions::LoopType::ForOp);
   rewriter.setInsertionPoint(op);
   FailureOr<scf::SCFTilingResult> result =
       scf::tileUsingSCF(rewriter, tiling, options);
@@ -246,8 +282,8 @@ splitRemainder(RewriterBase &rewriter, TilingInterface op, int64_t lanes) {
 
 /// Tiles `op` into the loop nest of the file comment (tiles marked).
 static LogicalResult tileRows(RewriterBase &rewriter, linalg::GenericOp op,
-                              int64_t lanes) {
-  FailureOr<TilingInterface> row = tileOuter(rewriter, op);
+                              int64_t lanes, int64_t parallelMinElements) {
+  FailureOr<TilingInterface> row = tileOuter(rewriter, op, parallelMinElements);
   if (failed(row))
     return failure();
   FailureOr<TilingInterface> main = splitRemainder(rewriter, *row, lanes);
@@ -298,7 +334,9 @@ struct RlxVectorizeRowsPass
     IRRewriter rewriter(ctx);
     for (auto [op, lanes] : candidates) {
       unshareFills(rewriter, op);
-      (void)tileRows(rewriter, op, lanes);
+      (void)tileRows(rewriter, op, lanes,
+                     parallelRows ? static_cast<int64_t>(parallelMinElements)
+                                  : 0);
     }
 
     // Peeling made the main tiles' sizes constant: fold them into the types.
@@ -328,8 +366,12 @@ struct RlxVectorizeRowsPass
       rewriter.replaceOp(op, vectorized->replacements);
     }
 
-    // Vector ops of rank 1 that convert-vector-to-llvm takes.
+    // Vector ops of rank 1 that convert-vector-to-llvm takes. A reduction
+    // over unit dims only (a column sum's row tile: vector<1xV> -> <V>) is
+    // folded into the elementwise combine first: the lowering patterns
+    // below rewrite it back and forth forever.
     RewritePatternSet patterns(ctx);
+    vector::MultiDimReductionOp::getCanonicalizationPatterns(patterns, ctx);
     vector::populateCastAwayVectorLeadingOneDimPatterns(patterns);
     vector::populateVectorMultiReductionLoweringPatterns(
         patterns, vector::VectorMultiReductionLowering::InnerReduction);

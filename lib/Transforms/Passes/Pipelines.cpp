@@ -81,6 +81,14 @@ RlxFuseRowsOptions RlxPipelineOptions::fuseRowsOptions() const {
   return options;
 }
 
+RlxVectorizeRowsOptions RlxPipelineOptions::vectorizeRowsOptions() const {
+  RlxVectorizeRowsOptions options;
+#define RLX_VECTORIZE_ROWS_OPTION(Field, Arg) options.Field = Field;
+#include "RlxAD/Transforms/PassOptions.def"
+  options.vectorBits = vectorBits;
+  return options;
+}
+
 void mlir::rlx::buildRlxToLinalgPipeline(OpPassManager &pm,
                                          const RlxPipelineOptions &options) {
   pm.addPass(createRlxGrad()); // functions marked rlx.grad, if any
@@ -114,9 +122,7 @@ void mlir::rlx::buildRlxToLLVMPipeline(OpPassManager &pm,
     pm.addPass(createCanonicalizerPass());
   }
   if (options.vectorizeRows) {
-    RlxVectorizeRowsOptions vectorize;
-    vectorize.vectorBits = options.vectorBits;
-    pm.addPass(createRlxVectorizeRows(vectorize));
+    pm.addPass(createRlxVectorizeRows(options.vectorizeRowsOptions()));
   }
   if (options.loopOrder)
     pm.addPass(createRlxLoopOrder());
@@ -173,6 +179,9 @@ void mlir::rlx::buildRlxToLLVMPipeline(OpPassManager &pm,
   pm.addPass(createConvertVectorToLLVMPass());
   pm.addPass(createConvertMathToLLVMPass());
   pm.addPass(createConvertMathToLibmPass());
+  // math-to-libm scalarizes vector math without an LLVM intrinsic (f64 erf
+  // of a vectorized gelu) with vector.extract/insert: lower those too.
+  pm.addPass(createConvertVectorToLLVMPass());
   pm.addPass(createArithToLLVMConversionPass());
   pm.addPass(createConvertIndexToLLVMPass());
   pm.addPass(createFinalizeMemRefToLLVMConversionPass());
