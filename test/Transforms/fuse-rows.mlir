@@ -1,5 +1,6 @@
-// RUN: rlx-opt %s --split-input-file --rlx-to-linalg --rlx-fuse-rows --cse --canonicalize | FileCheck %s
-// RUN: rlx-opt %s --split-input-file --rlx-to-linalg --rlx-fuse-rows='reassociate-reductions=0' | FileCheck %s --check-prefix=NOREASSOC
+// RUN: rlx-opt %s --split-input-file --rlx-to-linalg --rlx-fuse-rows='row-tile-elements=4096' --cse --canonicalize | FileCheck %s
+// RUN: rlx-opt %s --split-input-file --rlx-to-linalg --rlx-fuse-rows='reassociate-reductions=0 row-tile-elements=4096' | FileCheck %s --check-prefix=NOREASSOC
+// RUN: rlx-opt %s --split-input-file --rlx-to-linalg --rlx-fuse-rows='max-fused-ops=3' | FileCheck %s --check-prefix=BOUND
 
 // layer_norm_backward_input: one scf.forall over blocks of 4 rows (4 x 1024
 // = row-tile-elements) holding both statistic passes (sum(x), then the
@@ -22,6 +23,11 @@
 // CHECK-NEXT: tensor.parallel_insert_slice %[[DX]]
 // CHECK-NOT: linalg.generic
 // CHECK: return
+// With max-fused-ops=3 the root, which has 4 linalg producers, is not
+// fused (the bound that keeps higher-order gradients compiling quickly).
+// BOUND-LABEL: func.func @layer_norm
+// BOUND-NOT: scf.forall
+// BOUND: return
 // NOREASSOC-LABEL: func.func @layer_norm
 // NOREASSOC: scf.forall
 // NOREASSOC-NOT: fastmath

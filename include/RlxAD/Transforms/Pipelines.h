@@ -85,10 +85,10 @@ struct RlxPipelineOptions : public PassPipelineOptions<RlxPipelineOptions> {
       llvm::cl::desc("rlx-to-llvm: fuse row reductions (norm, softmax, "
                      "cross-entropy statistics) and the elementwise ops that "
                      "read them into one loop over row blocks, and vectorize "
-                     "reductions (rlx-fuse-rows); off by default: it "
-                     "fuses every producer into each root, which made the "
-                     "compile of higher-order gradients take minutes"),
-      llvm::cl::init(false)};
+                     "reductions (rlx-fuse-rows; roots with more than "
+                     "max-fused-ops producers are left alone, which bounds "
+                     "the compile of higher-order gradients)"),
+      llvm::cl::init(true)};
   PassOptions::Option<bool> vectorizeRows{
       *this, "vectorize-rows",
       llvm::cl::desc("rlx-to-llvm: vectorize elementwise generics and row "

@@ -71,6 +71,29 @@ static bool fromReduction(Value value, DenseMap<Operation *, bool> &seen) {
   return result;
 }
 
+/// Whether the linalg producers of `root` (through inputs and inits, on
+/// tensors, transitively) are at most `limit` ops: all of them are fused
+/// into each tile, so a root at the end of a long chain (a higher-order
+/// gradient) would copy the chain into its tile, and LLVM's compile time
+/// grows with it (minutes for second derivatives without this bound).
+static bool fewProducers(linalg::LinalgOp root, int64_t limit) {
+  SmallVector<Operation *> work = {root};
+  llvm::SmallPtrSet<Operation *, 16> seen;
+  while (!work.empty()) {
+    Operation *op = work.pop_back_val();
+    for (Value operand : op->getOperands()) {
+      auto producer = operand.getDefiningOp<linalg::LinalgOp>();
+      if (!producer || !producer.hasPureTensorSemantics() ||
+          !seen.insert(producer).second)
+        continue;
+      if (static_cast<int64_t>(seen.size()) > limit)
+        return false;
+      work.push_back(producer);
+    }
+  }
+  return true;
+}
+
 namespace {
 /// How a root is tiled: its row dims and one tile size per loop.
 struct RowPlan {
@@ -84,10 +107,12 @@ struct RowPlan {
 /// shapes, reading at least one reduction-derived operand through a
 /// projection of its loops (the statistics' dims), with identity output.
 static FailureOr<RowPlan> planRows(linalg::LinalgOp root, int64_t tileElements,
+                                   int64_t maxFusedOps,
                                    DenseMap<Operation *, bool> &seen) {
   if (!root.hasPureTensorSemantics() || isReduction(root) ||
       root.getNumLoops() < 2 || root->hasAttr(kFused) ||
-      !isa<TilingInterface>(root.getOperation()))
+      !isa<TilingInterface>(root.getOperation()) ||
+      (maxFusedOps > 0 && !fewProducers(root, maxFusedOps)))
     return failure();
   for (OpOperand &init : root.getDpsInitsMutable())
     if (!root.getMatchingIndexingMap(&init).isIdentity())
@@ -231,7 +256,8 @@ struct RlxFuseRowsPass : public rlx::impl::RlxFuseRowsBase<RlxFuseRowsPass> {
           [&](linalg::LinalgOp op) {
             if (root || op->getParentOfType<linalg::LinalgOp>())
               return;
-            FailureOr<RowPlan> p = planRows(op, rowTileElements, seen);
+            FailureOr<RowPlan> p =
+                planRows(op, rowTileElements, maxFusedOps, seen);
             if (succeeded(p)) {
               root = op;
               plan = std::move(p);
