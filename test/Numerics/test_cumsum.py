@@ -1,13 +1,16 @@
 # RUN: %python %s
 """rlx.cumsum and rlx.cumsum_backward against PyTorch autograd.
 
-torch.cumsum is the inclusive sum; the exclusive one is cumsum(x) - x. Both
-the matrix path (static axis <= cumsum-matrix-max-length) and the O(L) scan
-(axis 300 > 256, a dynamic axis, and every axis once more with
-cumsum-matrix-max-length=4) are compared, and the 300-long gradients once more
-through the matrix with cumsum-matrix-max-length=1024 (the forward lowering
-has its own forward-cumsum-matrix-max-length, 256 by default), then finite
-differences (f64) of the
+torch.cumsum is the inclusive sum; the exclusive one is cumsum(x) - x.
+Compared: the default options (the blocked form for static axes longer than
+the block length, the L x L matrix for shorter ones, the O(L) scan for
+dynamic axes); the scan for every static axis longer than 4
+(cumsum-matrix-max-length=4, which also caps the block's matrix; the forward
+lowering has its own forward-* options); the L x L matrix up to 1024
+(block length 0); the blocked form with blocks of 8 (L = B + 1, a multiple
+of B, ragged, every direction and axis position) with the block totals summed
+by a matrix, and with blocks of 4 and a matrix cap of 8, so that the totals
+of more than 8 blocks are scanned. Then finite differences (f64) of the
 compiled forward check the compiled gradient.
 """
 import numpy as np
@@ -28,6 +31,14 @@ CASES = [
     ("dyn_batch", (4, 9), (0,), 1, False),
     ("dyn_axis", (3, 13), (1,), 1, True),
     ("dyn_all", (2, 3, 6), (0, 1, 2), 2, False),
+    # Longer than the blocks of 8 (and 4) of the blocked runs below, the
+    # last ones than the default block length as well.
+    ("b_plus1", (3, 9), (), 1, False),
+    ("b_plus1_excl_mid", (2, 9, 3), (), 1, True),
+    ("b_multiple_dyn", (4, 32), (0,), 1, True),
+    ("b_first", (33, 2, 2), (), 0, False),
+    ("b_rank1_excl", (70,), (), 0, True),
+    ("b_long_dyn", (5, 1000), (0,), -1, False),
 ]
 
 NAMES = {np.float32: "f32", np.float64: "f64"}
@@ -87,9 +98,19 @@ def main():
     default = rt.compile(text)
     run(default, "default", r)
     # Forces the O(L) scan for every static axis longer than 4.
-    run(rt.compile(text, "cumsum-matrix-max-length=4"), "scan", r)
-    # The gradient of the 300-long axes through the triangular matmul too.
-    run(rt.compile(text, "cumsum-matrix-max-length=1024"), "matrix", r)
+    run(rt.compile(text, "cumsum-matrix-max-length=4 "
+                   "forward-cumsum-matrix-max-length=4"), "scan", r)
+    # Every static axis through the L x L triangular matmul.
+    run(rt.compile(text, "cumsum-matrix-max-length=1024 cumsum-block-length=0 "
+                   "forward-cumsum-matrix-max-length=1024 "
+                   "forward-cumsum-block-length=0"), "matrix", r)
+    # Blocks of 8, the totals of at most 125 blocks summed by a matrix.
+    run(rt.compile(text, "cumsum-block-length=8 forward-cumsum-block-length=8"),
+        "blocked", r)
+    # Blocks of 4; more than 8 blocks (L > 32) have their totals scanned.
+    run(rt.compile(text, "cumsum-block-length=4 forward-cumsum-block-length=4 "
+                   "cumsum-matrix-max-length=8 "
+                   "forward-cumsum-matrix-max-length=8"), "blocked_scan", r)
 
     # Finite differences of the compiled f64 forward on small shapes.
     for name, shape, dyn, axis, excl in CASES:

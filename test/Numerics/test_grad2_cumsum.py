@@ -1,6 +1,7 @@
 # RUN: %python %s
 """Double backward of cumsum_backward (direct rule: its adjoint is
 rlx.cumsum), inclusive and exclusive, both axes, static and dynamic length,
+and a 40-long axis (the blocked form of the default block length 32, ragged),
 against torch autograd of the first-order gradient (create_graph=True) in
 f64 and finite differences of the compiled first-order gradient; and the
 third order.
@@ -28,6 +29,19 @@ for axis in (0, 1):
                           lambda dy, f=cumsum: gt.vjp(
                               f, [torch.zeros(C, dtype=dy.dtype)], dy),
                           label=attrs + (" dynamic" if dynamic else ""))
+
+L = (2, 40)
+for exclusive in (False, True):
+    def cumsum(x, exclusive=exclusive):
+        y = torch.cumsum(x, 1)
+        return y - x if exclusive else y
+    attrs = "{axis = 1 : i64%s}" % (", exclusive" if exclusive else "")
+    gt.run_second("rlx.cumsum_backward",
+                  "  %y = rlx.cumsum_backward %a0 " + attrs + " : {T0} -> {R}",
+                  [Arg(L)], L,
+                  lambda dy, f=cumsum: gt.vjp(
+                      f, [torch.zeros(L, dtype=dy.dtype)], dy),
+                  label=attrs + " blocked")
 
 gt.run_third("rlx.cumsum_backward",
              "  %y = rlx.cumsum_backward %a0 {axis = 1 : i64} : {T0} -> {R}",

@@ -1,4 +1,6 @@
-// RUN: rlx-opt %s --split-input-file --rlx-decompose-backward | FileCheck %s
+// The L x L matrix and the scan; the blocked form (the default for a static
+// axis longer than cumsum-block-length) is in cumsum-blocked.mlir.
+// RUN: rlx-opt %s --split-input-file --rlx-decompose-backward='cumsum-block-length=0' | FileCheck %s
 // RUN: rlx-opt %s --split-input-file --rlx-decompose-backward='cumsum-matrix-max-length=4' | FileCheck %s --check-prefix=OPT
 
 // dx = dy * T with T[j, i] = (j >= i): one triangular ones-matrix generic and

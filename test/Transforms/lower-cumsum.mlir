@@ -1,4 +1,6 @@
-// RUN: rlx-opt %s --split-input-file --rlx-lower-to-linalg | FileCheck %s
+// The L x L matrix and the scan; the blocked form (the default for a static
+// axis longer than forward-cumsum-block-length) is in cumsum-blocked.mlir.
+// RUN: rlx-opt %s --split-input-file --rlx-lower-to-linalg='forward-cumsum-block-length=0' | FileCheck %s
 // RUN: rlx-opt %s --split-input-file --rlx-lower-to-linalg='forward-cumsum-matrix-max-length=4' | FileCheck %s --check-prefix=OPT
 
 // y = x * T with T[j, i] = (j <= i): one triangular generic and one matmul.

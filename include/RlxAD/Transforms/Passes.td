@@ -41,7 +41,19 @@ def RlxDecomposeBackward : Pass<"rlx-decompose-backward"> {
     Option<"cumsumMatrixMaxLength", "cumsum-matrix-max-length", "int64_t",
            /*default=*/"256",
            "Longest static axis for which cumsum_backward uses a triangular "
-           "ones-matrix matmul; longer or dynamic axes use an O(L) scan">,
+           "ones-matrix matmul; longer or dynamic axes use an O(L) scan "
+           "(unless cumsum-block-length applies). Also caps the block's "
+           "matrix and the block count summed by a matrix in the blocked "
+           "form">,
+    Option<"cumsumBlockLength", "cumsum-block-length", "int64_t",
+           /*default=*/"32",
+           "cumsum_backward along a static axis longer than this B (and B <= "
+           "cumsum-matrix-max-length) is a matmul of zero-padded blocks of B "
+           "with the B x B triangular matrix plus the exclusive sum of the "
+           "block totals added to each block: B multiply-adds per element "
+           "instead of L with the L x L matrix or an O(L) loop of slices, "
+           "for a few more passes over the tensor (pad, block totals, carry "
+           "add). 0 = off">,
     // Compile time grows with the number of clones of the body (each step's
     // matmuls become micro-kernels, then LLVM -O3 sees them all): a 16x128
     // RNN step took 5 s in rlx-opt alone at L = 64 unrolled, 0.5 s as a
@@ -117,7 +129,12 @@ def RlxLowerToLinalg : Pass<"rlx-lower-to-linalg"> {
     Option<"forwardCumsumMatrixMaxLength", "forward-cumsum-matrix-max-length",
            "int64_t", /*default=*/"256",
            "Longest static axis for which rlx.cumsum uses a triangular "
-           "ones-matrix matmul; longer or dynamic axes use an O(L) scan">,
+           "ones-matrix matmul; longer or dynamic axes use an O(L) scan "
+           "(unless forward-cumsum-block-length applies)">,
+    Option<"forwardCumsumBlockLength", "forward-cumsum-block-length",
+           "int64_t", /*default=*/"32",
+           "rlx.cumsum in blocks of this length along a static axis longer "
+           "than it, as cumsum-block-length for cumsum_backward (0 = off)">,
     Option<"forwardConvDirect", "forward-conv-direct", "bool",
            /*default=*/"true",
            "conv2d as a direct-convolution contraction (a linalg.generic; "

@@ -57,46 +57,6 @@ static Value moveDim(OpBuilder &b, Location loc, Value x, int64_t from,
   return linalg::TransposeOp::create(b, loc, x, init, perm)->getResult(0);
 }
 
-/// y = reshape(x as [M, L]) * T, M the product of the leading dims.
-static Value buildMatrixCumsum(OpBuilder &b, Location loc, Value x,
-                               int64_t axis, bool exclusive, bool reverse) {
-  auto type = cast<RankedTensorType>(x.getType());
-  int64_t rank = type.getRank(), length = type.getDimSize(axis);
-  Value last = moveDim(b, loc, x, axis, rank - 1);
-  auto lastType = cast<RankedTensorType>(last.getType());
-
-  // [..., L] -> [M, L] (rank 1: [1, L]).
-  SmallVector<ReassociationIndices> to2d = {{}, {rank - 1}};
-  for (int64_t d = 0; d < rank - 1; ++d)
-    to2d[0].push_back(d);
-  Value x2 = last;
-  if (rank == 1) {
-    auto t = RankedTensorType::get({1, length}, type.getElementType());
-    x2 = tensor::ExpandShapeOp::create(b, loc, t, last,
-                                       {ReassociationIndices{0, 1}});
-  } else if (rank > 2) {
-    x2 = tensor::CollapseShapeOp::create(b, loc, last, to2d);
-  }
-
-  Value ones = buildTriangularOnes(b, loc, type.getElementType(), length,
-                                   exclusive, reverse);
-  Value acc = filled(b, loc, emptyLike(b, loc, x2), 0.0);
-  Value y2 =
-      linalg::MatmulOp::create(b, loc, ValueRange{x2, ones}, ValueRange{acc})
-          .getResult(0);
-
-  // [M, L] -> [..., L], then the axis back in place.
-  Value y = y2;
-  if (rank == 1) {
-    y = tensor::CollapseShapeOp::create(b, loc, y2,
-                                        {ReassociationIndices{0, 1}});
-  } else if (rank > 2) {
-    y = tensor::ExpandShapeOp::create(b, loc, lastType, y2, to2d,
-                                      tensor::getMixedSizes(b, loc, last));
-  }
-  return moveDim(b, loc, y, rank - 1, axis);
-}
-
 /// The O(L) scan: for k in [0, L), i = k (forward) or L-1-k (reverse):
 ///   inclusive: acc += x[.., i, ..]; y[.., i, ..] = acc
 ///   exclusive: y[.., i, ..] = acc; acc += x[.., i, ..]
@@ -152,13 +112,144 @@ static Value buildScanCumsum(OpBuilder &b, Location loc, Value x, int64_t axis,
   return loop.getResult(0);
 }
 
+/// Applies `rows` to x viewed as an [M, L] matrix (the axis moved last, the
+/// leading dims collapsed into M; rank 1: [1, L]) and gives its [M, L] result
+/// x's shape back. Both matrix forms sum along the rows of this view.
+static Value onRows(OpBuilder &b, Location loc, Value x, int64_t axis,
+                    function_ref<Value(Value)> rows) {
+  auto type = cast<RankedTensorType>(x.getType());
+  int64_t rank = type.getRank(), length = type.getDimSize(axis);
+  Value last = moveDim(b, loc, x, axis, rank - 1);
+  auto lastType = cast<RankedTensorType>(last.getType());
+
+  // [..., L] -> [M, L] (rank 1: [1, L]).
+  SmallVector<ReassociationIndices> to2d = {{}, {rank - 1}};
+  for (int64_t d = 0; d < rank - 1; ++d)
+    to2d[0].push_back(d);
+  Value x2 = last;
+  if (rank == 1) {
+    auto t = RankedTensorType::get({1, length}, type.getElementType());
+    x2 = tensor::ExpandShapeOp::create(b, loc, t, last,
+                                       {ReassociationIndices{0, 1}});
+  } else if (rank > 2) {
+    x2 = tensor::CollapseShapeOp::create(b, loc, last, to2d);
+  }
+
+  Value y2 = rows(x2);
+
+  // [M, L] -> [..., L], then the axis back in place.
+  Value y = y2;
+  if (rank == 1) {
+    y = tensor::CollapseShapeOp::create(b, loc, y2,
+                                        {ReassociationIndices{0, 1}});
+  } else if (rank > 2) {
+    y = tensor::ExpandShapeOp::create(b, loc, lastType, y2, to2d,
+                                      tensor::getMixedSizes(b, loc, last));
+  }
+  return moveDim(b, loc, y, rank - 1, axis);
+}
+
+/// The cumsum along the rows of the [M, L] matrix x2 (L static): x2 * T,
+/// added to `acc` (default: zeros).
+static Value buildRowsMatmul(OpBuilder &b, Location loc, Value x2,
+                             bool exclusive, bool reverse,
+                             Value acc = nullptr) {
+  auto type = cast<RankedTensorType>(x2.getType());
+  Value ones = buildTriangularOnes(b, loc, type.getElementType(),
+                                   type.getDimSize(1), exclusive, reverse);
+  if (!acc)
+    acc = filled(b, loc, emptyLike(b, loc, x2), 0.0);
+  return linalg::MatmulOp::create(b, loc, ValueRange{x2, ones}, ValueRange{acc})
+      .getResult(0);
+}
+
+/// The cumsum along the rows of the [M, L] matrix x2 in blocks of `block`
+/// (L static, > block): L FLOPs per element with the L x L matrix become
+/// `block`, and the sums stay matmuls (rlx-optimize-contractions) instead of
+/// an O(L) loop of strided slices.
+///   x2 padded with zeros to [M, nb * B] (nb = ceil(L / B); the zeros come
+///     after every element of a forward sum and add 0 to a reverse one),
+///   t[m, n] = sum of block n, c = exclusive sum of t over the blocks in the
+///     same direction (the earlier blocks, or the later ones for reverse),
+///   y = c broadcast over the block + [M * nb, B] view * the B x B triangular
+///     T (the sum within the block), without the padding.
+/// The carry is the matmul's accumulator, so it costs no pass of its own.
+/// c is the nb x nb matmul when nb <= matrixMaxLength and otherwise the scan
+/// over the blocks (B times shorter than over L): recursing into the blocked
+/// form instead would add ops with every factor B of L.
+static Value buildRowsBlocked(OpBuilder &b, Location loc, Value x2,
+                              int64_t block, bool exclusive, bool reverse,
+                              int64_t matrixMaxLength) {
+  auto type = cast<RankedTensorType>(x2.getType());
+  Type elementType = type.getElementType();
+  int64_t rows = type.getDimSize(0), length = type.getDimSize(1);
+  int64_t blocks = llvm::divideCeil(length, block), padded = blocks * block;
+
+  Value xp = x2;
+  if (padded != length) {
+    SmallVector<OpFoldResult> low(2, b.getIndexAttr(0));
+    SmallVector<OpFoldResult> high = {b.getIndexAttr(0),
+                                      b.getIndexAttr(padded - length)};
+    xp = tensor::PadOp::create(b, loc, type.clone({rows, padded}), x2, low,
+                               high, floatConst(b, loc, elementType, 0.0));
+  }
+
+  // [M, nb * B] <-> [M, nb, B] <-> [M * nb, B].
+  SmallVector<ReassociationIndices> splitBlocks = {{0}, {1, 2}},
+                                    blockRows = {{0, 1}, {2}};
+  auto type3 = RankedTensorType::get({rows, blocks, block}, elementType);
+  SmallVector<OpFoldResult> sizes3 = {tensor::getMixedSizes(b, loc, xp)[0],
+                                      b.getIndexAttr(blocks),
+                                      b.getIndexAttr(block)};
+  Value x3 =
+      tensor::ExpandShapeOp::create(b, loc, type3, xp, splitBlocks, sizes3);
+
+  Value totals = buildSum(b, loc, x3, {2});
+  Value carry =
+      blocks <= matrixMaxLength
+          ? buildRowsMatmul(b, loc, totals, /*exclusive=*/true, reverse)
+          : buildScanCumsum(b, loc, totals, 1, /*exclusive=*/true, reverse);
+  Value carry3 =
+      buildParallel(b, loc, sizes3, elementType,
+                    {{carry, b.getMultiDimIdentityMap(3).dropResult(2)}}, 1,
+                    [](OpBuilder &, Location, ValueRange args) {
+                      return SmallVector<Value>{args[0]};
+                    })[0];
+
+  Value y2 = buildRowsMatmul(
+      b, loc, tensor::CollapseShapeOp::create(b, loc, x3, blockRows), exclusive,
+      reverse, tensor::CollapseShapeOp::create(b, loc, carry3, blockRows));
+  Value y = tensor::CollapseShapeOp::create(
+      b, loc,
+      tensor::ExpandShapeOp::create(b, loc, type3, y2, blockRows, sizes3),
+      splitBlocks);
+  if (padded == length)
+    return y;
+  SmallVector<OpFoldResult> offsets(2, b.getIndexAttr(0)),
+      strides(2, b.getIndexAttr(1));
+  SmallVector<OpFoldResult> sizes = {sizes3[0], b.getIndexAttr(length)};
+  return tensor::ExtractSliceOp::create(b, loc, type, y, offsets, sizes,
+                                        strides);
+}
+
 Value mlir::rlx::buildCumsum(OpBuilder &b, Location loc, Value x, int64_t axis,
                              bool exclusive, bool reverse,
-                             int64_t matrixMaxLength) {
+                             int64_t matrixMaxLength, int64_t blockLength) {
   auto type = cast<RankedTensorType>(x.getType());
   int64_t dim = verifiedAxis(axis, type.getRank());
   int64_t length = type.getDimSize(dim);
-  if (!ShapedType::isDynamic(length) && length <= matrixMaxLength)
-    return buildMatrixCumsum(b, loc, x, dim, exclusive, reverse);
+  if (ShapedType::isDynamic(length))
+    return buildScanCumsum(b, loc, x, dim, exclusive, reverse);
+  // matrixMaxLength caps the block's matrix too, so that a small cap (e.g.
+  // 4) still selects the scan for every longer axis.
+  if (blockLength > 0 && length > blockLength && blockLength <= matrixMaxLength)
+    return onRows(b, loc, x, dim, [&](Value x2) {
+      return buildRowsBlocked(b, loc, x2, blockLength, exclusive, reverse,
+                              matrixMaxLength);
+    });
+  if (length <= matrixMaxLength)
+    return onRows(b, loc, x, dim, [&](Value x2) {
+      return buildRowsMatmul(b, loc, x2, exclusive, reverse);
+    });
   return buildScanCumsum(b, loc, x, dim, exclusive, reverse);
 }

@@ -16,13 +16,19 @@ namespace mlir::rlx {
 /// L long, for rlx.cumsum and rlx.cumsum_backward:
 ///   forward (reverse = false): y_i = sum_{j <= i} x_j   (j < i if exclusive)
 ///   reverse:                   y_i = sum_{j >= i} x_j   (j > i if exclusive)
-/// When L is static and L <= matrixMaxLength this is one matmul of x (axis
-/// moved last, leading dims collapsed: [M, L]) with a constant triangular
-/// ones-matrix T[j, i] = (j <= i) (or <, >=, >) built by one linalg.generic
-/// from linalg.index; otherwise an O(L) scf.for scan that carries the running
-/// sum of one slice along the axis. The IR size never depends on L.
+/// With L static, x is viewed as [M, L] (axis moved last, leading dims
+/// collapsed) and multiplied by a constant triangular ones-matrix
+/// T[j, i] = (j <= i) (or <, >=, >) built by one linalg.generic from
+/// linalg.index:
+/// - L > blockLength > 0 (and blockLength <= matrixMaxLength): blockwise, a
+///   matmul of [M * ceil(L / B), B] blocks with the B x B matrix plus the
+///   exclusive sum of the block totals, B FLOPs per element;
+/// - otherwise, L <= matrixMaxLength: one matmul with the L x L matrix.
+/// Otherwise (and for a dynamic L) an O(L) scf.for scan carries the running
+/// sum of one slice along the axis. The IR size does not grow with L.
 Value buildCumsum(OpBuilder &b, Location loc, Value x, int64_t axis,
-                  bool exclusive, bool reverse, int64_t matrixMaxLength);
+                  bool exclusive, bool reverse, int64_t matrixMaxLength,
+                  int64_t blockLength);
 
 } // namespace mlir::rlx
 

@@ -4,10 +4,11 @@
 //
 //   dx_i = sum_{j >= i} dy_j          (exclusive: sum_{j > i} dy_j)
 //
-// For a static axis of length L <= cumsum-matrix-max-length this is one
-// matmul of dy (axis last, leading dims collapsed) with the constant
-// triangular ones-matrix T[j, i] = (j >= i) (exclusive: j > i); longer or
-// dynamic axes use an O(L) reverse scan (see CumsumUtils.h).
+// For a static axis this is a matmul of dy (axis last, leading dims
+// collapsed) with a constant triangular ones-matrix T[j, i] = (j >= i)
+// (exclusive: j > i): blockwise with the B x B matrix when L is longer than
+// B = cumsum-block-length, else the L x L one for L <= cumsum-matrix-max-
+// length; longer or dynamic axes use an O(L) reverse scan (CumsumUtils.h).
 //
 //===----------------------------------------------------------------------===//
 #include "Common/Builders.h"
@@ -25,7 +26,8 @@ decomposeCumsumBackward(RewriterBase &rewriter, CumsumBackwardOp op,
                         const DecompositionOptions &options) {
   return SmallVector<Value>{buildCumsum(
       rewriter, op.getLoc(), op.getDy(), op.getAxis(), op.getExclusive(),
-      /*reverse=*/true, options.cumsumMatrixMaxLength)};
+      /*reverse=*/true, options.cumsumMatrixMaxLength,
+      options.cumsumBlockLength)};
 }
 
 using CumsumDecompositions =

@@ -3,8 +3,10 @@
 //   y_i = sum_{j <= i} x_j            (exclusive: sum_{j < i} x_j)
 //
 // A matmul with the triangular ones-matrix T[j, i] = (j <= i) (exclusive:
-// j < i) for a static axis of at most forward-cumsum-matrix-max-length (256
-// by default), an O(L) scf.for scan otherwise (CumsumUtils.h).
+// j < i) for a static axis: blockwise with the B x B matrix when L is longer
+// than B = forward-cumsum-block-length, else the L x L one for L <=
+// forward-cumsum-matrix-max-length (256 by default); an O(L) scf.for scan
+// otherwise (CumsumUtils.h).
 //
 //===----------------------------------------------------------------------===//
 #include "Common/Builders.h"
@@ -22,7 +24,8 @@ lowerCumsum(RewriterBase &rewriter, CumsumOp op,
             const LoweringOptions &options) {
   return SmallVector<Value>{buildCumsum(
       rewriter, op.getLoc(), op.getX(), op.getAxis(), op.getExclusive(),
-      /*reverse=*/false, options.forwardCumsumMatrixMaxLength)};
+      /*reverse=*/false, options.forwardCumsumMatrixMaxLength,
+      options.forwardCumsumBlockLength)};
 }
 
 void mlir::rlx::populateCumsumLoweringPatterns(RewritePatternSet &patterns,

@@ -44,9 +44,12 @@ def Rlx_CumsumBackwardOp : Rlx_BackwardOp<"cumsum_backward"> {
     - `exclusive`: `dx_i = sum_{j > i} dy_j`, so `dx_{L-1} = 0`.
 
     `dy` and `dx` have one element type and compatible shapes. The
-    decomposition multiplies by a constant triangular ones-matrix when the
-    axis is static and at most `cumsum-matrix-max-length` long, and runs an
-    O(L) reverse scan (`scf.for`) otherwise.
+    decomposition of a static axis longer than `cumsum-block-length` (32)
+    multiplies zero-padded blocks of that length by a constant triangular
+    ones-matrix and adds the reverse exclusive sum of the block totals; a
+    shorter static axis of at most `cumsum-matrix-max-length` is one matmul
+    with the L x L matrix; otherwise (a dynamic axis) it runs an O(L) reverse
+    scan (`scf.for`).
 
     ```mlir
     %dx = rlx.cumsum_backward %dy {axis = -1 : i64}
