@@ -1,6 +1,7 @@
 //===- CallGuard.cpp - allocation tracking and failure of JIT calls -------===//
 #include "CallGuard.h"
 
+#include "llvm/ADT/SmallVector.h"
 #include "llvm/ExecutionEngine/Orc/Shared/ExecutorAddress.h"
 #include "llvm/Support/CheckedArithmetic.h"
 
@@ -24,16 +25,31 @@ static thread_local int parallelDepth = 0;
 /// thread (puts, then abort).
 static thread_local std::string checkMessage;
 
-/// Every guarded buffer and its guard: a buffer may be freed on another
-/// thread than the one that allocated it. Never destroyed (JIT code may run
-/// during exit).
-static std::mutex &ownersMutex() {
-  static auto *m = new std::mutex;
-  return *m;
+/// Every guarded buffer, its guard and its size: a buffer may be freed on
+/// another thread than the one that allocated it. The map is split in
+/// shards by address, each with its own lock, so that the threads of a
+/// parallel loop that allocates per row (attention's score rows) do not
+/// queue on one mutex. Never destroyed (JIT code may run during exit).
+namespace {
+struct Owner {
+  CallGuard *guard;
+  uint64_t size;
+};
+struct Shard {
+  std::mutex mutex;
+  llvm::DenseMap<void *, Owner> owners;
+};
+} // namespace
+static constexpr unsigned kShardBits = 6;
+static Shard *shards() {
+  static auto *all = new Shard[1u << kShardBits];
+  return all;
 }
-static llvm::DenseMap<void *, CallGuard *> &owners() {
-  static auto *map = new llvm::DenseMap<void *, CallGuard *>;
-  return *map;
+static Shard &shardOf(void *ptr) {
+  // Fibonacci hashing: the top bits of the product mix every address bit.
+  uint64_t hash =
+      uint64_t(reinterpret_cast<uintptr_t>(ptr)) * 0x9E3779B97F4A7C15ull;
+  return shards()[hash >> (64 - kShardBits)];
 }
 
 /// Large buffers are mapped with transparent huge pages (as numpy does).
@@ -54,32 +70,30 @@ static bool hugePages() {
 }
 
 std::string CallGuard::reserve(uint64_t bytes) {
-  std::string over;
-  if (memoryLimit && (bytes > memoryLimit || inUse > memoryLimit - bytes)) {
-    over = "memory limit " + std::to_string(memoryLimit) + " bytes, " +
-           std::to_string(inUse) + " in use";
-    if (parallelDepth == 0)
-      return over;
-  }
-  inUse += bytes;
+  uint64_t before = inUse.fetch_add(bytes);
+  if (!memoryLimit || (bytes <= memoryLimit && before <= memoryLimit - bytes))
+    return "";
+  std::string over = "memory limit " + std::to_string(memoryLimit) +
+                     " bytes, " + std::to_string(before) + " in use";
+  if (parallelDepth == 0)
+    inUse.fetch_sub(bytes);
   return over;
 }
 
 void CallGuard::track(void *ptr, uint64_t size) {
-  std::lock_guard<std::mutex> lock(ownersMutex());
-  owners()[ptr] = this;
-  buffers[ptr] = size;
+  Shard &shard = shardOf(ptr);
+  std::lock_guard<std::mutex> lock(shard.mutex);
+  shard.owners[ptr] = {this, size};
 }
 
-uint64_t CallGuard::forget(void *ptr) {
-  auto it = buffers.find(ptr);
-  if (it == buffers.end())
-    return 0;
-  uint64_t size = it->second;
-  inUse -= size;
-  buffers.erase(it);
-  owners().erase(ptr);
-  return size;
+void CallGuard::forget(void *ptr) {
+  Shard &shard = shardOf(ptr);
+  std::lock_guard<std::mutex> lock(shard.mutex);
+  auto it = shard.owners.find(ptr);
+  if (it == shard.owners.end() || it->second.guard != this)
+    return;
+  inUse.fetch_sub(it->second.size);
+  shard.owners.erase(it);
 }
 
 CallGuard *CallGuard::active() { return activeGuard; }
@@ -91,10 +105,15 @@ CallGuard::CallGuard(llvm::StringRef function, uint64_t memoryLimit)
 }
 
 CallGuard::~CallGuard() {
-  {
-    std::lock_guard<std::mutex> lock(ownersMutex());
-    for (auto &[ptr, size] : buffers) {
-      owners().erase(ptr);
+  for (unsigned i = 0; i < (1u << kShardBits); ++i) {
+    Shard &shard = shards()[i];
+    std::lock_guard<std::mutex> lock(shard.mutex);
+    llvm::SmallVector<void *> mine;
+    for (auto &[ptr, owner] : shard.owners)
+      if (owner.guard == this)
+        mine.push_back(ptr);
+    for (void *ptr : mine) {
+      shard.owners.erase(ptr);
       std::free(ptr);
     }
   }
@@ -110,10 +129,13 @@ bool CallGuard::run(void (*fn)(void **), void **args) {
 }
 
 bool CallGuard::adopt(void *allocated) {
-  std::lock_guard<std::mutex> lock(ownersMutex());
-  if (!buffers.count(allocated))
+  Shard &shard = shardOf(allocated);
+  std::lock_guard<std::mutex> lock(shard.mutex);
+  auto it = shard.owners.find(allocated);
+  if (it == shard.owners.end() || it->second.guard != this)
     return false;
-  forget(allocated);
+  inUse.fetch_sub(it->second.size);
+  shard.owners.erase(it);
   return true;
 }
 
@@ -129,7 +151,7 @@ void CallGuard::error(std::string message, bool recoverable) {
     fprintf(stderr, "%s (in a parallel loop)\n", message.c_str());
     std::abort();
   }
-  std::lock_guard<std::mutex> lock(ownersMutex());
+  std::lock_guard<std::mutex> lock(deferredMutex);
   if (deferred.empty())
     deferred = std::move(message);
 }
@@ -137,7 +159,7 @@ void CallGuard::error(std::string message, bool recoverable) {
 void CallGuard::failIfDeferred() {
   std::string message;
   {
-    std::lock_guard<std::mutex> lock(ownersMutex());
+    std::lock_guard<std::mutex> lock(deferredMutex);
     std::swap(message, deferred);
   }
   if (!message.empty())
@@ -164,11 +186,7 @@ void *CallGuard::allocate(uint64_t size, uint64_t alignment, bool zero) {
   // A size with the sign bit set is a wrapped computation, never a request.
   if (size > uint64_t(INT64_MAX))
     error(describe(size, "size out of range"), /*recoverable=*/false);
-  std::string over;
-  {
-    std::lock_guard<std::mutex> lock(ownersMutex());
-    over = reserve(size);
-  }
+  std::string over = reserve(size);
   if (!over.empty()) // returns only in a parallel region, counted
     error(describe(size, over), /*recoverable=*/true);
   void *ptr = nullptr;
@@ -183,10 +201,7 @@ void *CallGuard::allocate(uint64_t size, uint64_t alignment, bool zero) {
     ptr = std::malloc(bytes);
   }
   if (!ptr) {
-    {
-      std::lock_guard<std::mutex> lock(ownersMutex());
-      inUse -= size;
-    }
+    inUse.fetch_sub(size);
     error(describe(size, "out of memory"), /*recoverable=*/false);
   }
 #ifdef MADV_HUGEPAGE
@@ -206,38 +221,33 @@ void *CallGuard::reallocate(void *old, uint64_t size) {
     return allocate(size, 0, false);
   if (size > uint64_t(INT64_MAX))
     error(describe(size, "size out of range"), /*recoverable=*/false);
-  uint64_t oldSize, growth = 0;
-  std::string over;
+  uint64_t oldSize = 0;
   {
-    std::lock_guard<std::mutex> lock(ownersMutex());
-    auto it = buffers.find(old);
-    oldSize = it == buffers.end() ? 0 : it->second;
-    if (size > oldSize) {
-      growth = size - oldSize;
-      over = reserve(growth);
-      if (!over.empty() && parallelDepth == 0)
+    Shard &shard = shardOf(old);
+    std::lock_guard<std::mutex> lock(shard.mutex);
+    auto it = shard.owners.find(old);
+    if (it != shard.owners.end() && it->second.guard == this)
+      oldSize = it->second.size;
+  }
+  uint64_t growth = size > oldSize ? size - oldSize : 0;
+  if (growth) {
+    std::string over = reserve(growth);
+    if (!over.empty()) {
+      if (parallelDepth == 0)
         growth = 0; // not counted
+      error(describe(size, over), /*recoverable=*/true);
     }
   }
-  if (!over.empty())
-    error(describe(size, over), /*recoverable=*/true);
   void *ptr = std::realloc(old, size ? size : 1);
   if (!ptr) { // `old` is still valid and still tracked: the guard frees it
-    {
-      std::lock_guard<std::mutex> lock(ownersMutex());
-      inUse -= growth;
-    }
+    inUse.fetch_sub(growth);
     error(describe(size, "out of memory"), /*recoverable=*/false);
   }
-  {
-    std::lock_guard<std::mutex> lock(ownersMutex());
-    // The buffer now counts `size`: forget() uncounts the old size, and the
-    // growth reserved above is part of `size`.
-    forget(old);
-    inUse += size - growth;
-    owners()[ptr] = this;
-    buffers[ptr] = size;
-  }
+  // The buffer now counts `size`: forget() uncounts the old size, and the
+  // growth reserved above is part of `size`.
+  forget(old);
+  inUse.fetch_add(size - growth);
+  track(ptr, size);
   return ptr;
 }
 
@@ -245,10 +255,13 @@ void CallGuard::release(void *ptr) {
   if (!ptr)
     return;
   {
-    std::lock_guard<std::mutex> lock(ownersMutex());
-    auto it = owners().find(ptr);
-    if (it != owners().end())
-      it->second->forget(ptr);
+    Shard &shard = shardOf(ptr);
+    std::lock_guard<std::mutex> lock(shard.mutex);
+    auto it = shard.owners.find(ptr);
+    if (it != shard.owners.end()) {
+      it->second.guard->inUse.fetch_sub(it->second.size);
+      shard.owners.erase(it);
+    }
   }
   std::free(ptr);
 }

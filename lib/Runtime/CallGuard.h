@@ -20,7 +20,7 @@
 // What cannot be made at all there (out of memory, a size out of range, a
 // failed check) ends the process with a message, as a failed malloc would.
 // A free of a guarded buffer from any thread updates its guard (one
-// process-wide map of guarded buffers).
+// process-wide map of guarded buffers, in shards with a lock each).
 // The frames the longjmp skips are JIT code, which has no destructors.
 //
 //===----------------------------------------------------------------------===//
@@ -31,8 +31,10 @@
 #include "llvm/ADT/StringRef.h"
 #include "llvm/ExecutionEngine/Orc/Mangling.h"
 
+#include <atomic>
 #include <csetjmp>
 #include <cstdint>
+#include <mutex>
 #include <string>
 
 namespace rlx::runtime {
@@ -92,20 +94,20 @@ public:
 private:
   std::string function;
   uint64_t memoryLimit;
-  uint64_t inUse = 0;
-  /// Live buffers of this call and their sizes (under the global mutex).
-  llvm::DenseMap<void *, uint64_t> buffers;
-  /// Counts `bytes` more in use (under the global mutex). Returns why that
-  /// goes over the memory limit, or ""; over it, the bytes are counted only
-  /// inside a parallel region, where the allocation goes ahead.
+  /// Bytes the call's live buffers hold (any thread of the call updates it).
+  std::atomic<uint64_t> inUse{0};
+  /// Counts `bytes` more in use. Returns why that goes over the memory
+  /// limit, or ""; over it, the bytes are counted only inside a parallel
+  /// region, where the allocation goes ahead.
   std::string reserve(uint64_t bytes);
-  /// Records the buffer `ptr` of `size` reserved bytes.
+  /// Records the buffer `ptr` of `size` reserved bytes as this call's.
   void track(void *ptr, uint64_t size);
-  /// Forgets `ptr` if this guard owns it; its size, or 0.
-  uint64_t forget(void *ptr);
+  /// Forgets `ptr` (and uncounts its bytes) if this guard owns it.
+  void forget(void *ptr);
   std::string describe(uint64_t size, const std::string &why) const;
   std::string failure;
-  std::string deferred; // under the global mutex
+  std::mutex deferredMutex;
+  std::string deferred; // under deferredMutex
   std::jmp_buf jump;
   CallGuard *previous;
 };
