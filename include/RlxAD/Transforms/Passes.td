@@ -52,8 +52,8 @@ def RlxDecomposeBackward : Pass<"rlx-decompose-backward"> {
            "with the B x B triangular matrix plus the exclusive sum of the "
            "block totals added to each block: B multiply-adds per element "
            "instead of L with the L x L matrix or an O(L) loop of slices, "
-           "for a few more passes over the tensor (pad, block totals, carry "
-           "add). 0 = off">,
+           "for a few more passes over the tensor (pad, block totals); the "
+           "carry is each block matmul's initial value. 0 = off">,
     // Compile time grows with the number of clones of the body (each step's
     // matmuls become micro-kernels, then LLVM -O3 sees them all): a 16x128
     // RNN step took 5 s in rlx-opt alone at L = 64 unrolled, 0.5 s as a
@@ -261,8 +261,8 @@ def RlxFuseRows : Pass<"rlx-fuse-rows"> {
     linalg producer into the tile (`scf::tileConsumerAndFuseProducersUsingSCF`):
     the statistics of a block of rows, the per-row generic and the
     elementwise tail then run back to back on data in cache, one pass over
-    memory instead of one per op. Large groups are an `scf.forall` (threads),
-    small ones an `scf.for`. Reductions are not split: a result is bitwise
+    memory instead of one per op. Large groups in no loop are an
+    `scf.forall` (threads), the others an `scf.for`. Reductions are not split: a result is bitwise
     the same for any thread count. The combining `arith.addf`/`mulf` of
     every reduction generic are marked `reassoc` so that LLVM vectorizes the
     reduction loops.
@@ -291,6 +291,22 @@ def RlxFuseRows : Pass<"rlx-fuse-rows"> {
     "::mlir::arith::ArithDialect", "::mlir::linalg::LinalgDialect",
     "::mlir::scf::SCFDialect", "::mlir::tensor::TensorDialect"
   ];
+}
+
+def RlxHoistLoopBuffers : Pass<"rlx-hoist-loop-buffers"> {
+  let summary = "Allocate a loop body's temporaries once, before the loop";
+  let description = [{
+    On bufferized code, before deallocations are placed: moves a
+    `memref.alloc` in front of the `scf.for` whose body holds it when its
+    sizes are defined outside the loop and the buffer does not outlive an
+    iteration (no alias of it is yielded to the next iteration or out of the
+    loop, passed to a call or returned), repeatedly through nested `scf.for`
+    loops. The loop's iterations then reuse one buffer instead of a malloc
+    and free each (the row temporaries of fused row blocks and attention's
+    query blocks). Never out of `scf.forall` or `scf.parallel`: each
+    thread keeps its own buffers.
+  }];
+  let dependentDialects = ["::mlir::memref::MemRefDialect"];
 }
 
 def RlxVectorizeRows : Pass<"rlx-vectorize-rows"> {

@@ -96,6 +96,13 @@ struct RlxPipelineOptions : public PassPipelineOptions<RlxPipelineOptions> {
                      "(static V-wide tiles, peeled remainder, partial sums "
                      "in registers; rlx-vectorize-rows, after fuse-rows)"),
       llvm::cl::init(true)};
+  PassOptions::Option<bool> hoistLoopBuffers{
+      *this, "hoist-loop-buffers",
+      llvm::cl::desc("rlx-to-llvm: allocate the temporaries of a loop body "
+                     "once before the loop when they do not outlive an "
+                     "iteration, instead of a malloc and free per iteration "
+                     "(rlx-hoist-loop-buffers)"),
+      llvm::cl::init(true)};
   PassOptions::Option<bool> threads{
       *this, "threads",
       llvm::cl::desc("rlx-to-llvm: run the parallel loops (scf.forall) of "

@@ -173,9 +173,12 @@ static FailureOr<RowPlan> planRows(linalg::LinalgOp root, int64_t tileElements,
       }
     }
   }
-  // Threads only for large groups: a fork/join costs microseconds (the
-  // same threshold as rlx-optimize-contractions' contractions).
-  plan.parallel = ShapedType::isDynamic(total) || total >= (1 << 20);
+  // Threads only for large groups (a fork/join costs microseconds: the
+  // same threshold as rlx-optimize-contractions' contractions) that are in
+  // no loop: inside one (an attention block's scores, in the forall over
+  // heads) a forall would fork a nested parallel region per iteration.
+  plan.parallel = !root->getParentOfType<LoopLikeOpInterface>() &&
+                  (ShapedType::isDynamic(total) || total >= (1 << 20));
   return plan;
 }
 

@@ -196,12 +196,18 @@ static bool rowsInParallel(linalg::GenericOp op, ArrayRef<int64_t> sizes,
   return count >= minElements;
 }
 
+/// How the row loop runs: an `scf.forall` when `parallel` and the op has at
+/// least `minElements` elements (see rowsInParallel).
+struct RowLoopOptions {
+  bool parallel;
+  int64_t minElements;
+};
+
 /// Level 1 of the file comment: tiles every outer dim of `op` that is not
-/// 1 by 1 (an `scf.forall` when `rowsInParallel`) and returns the tile
-/// (`op` itself when there is none).
+/// 1 by 1 and returns the tile (`op` itself when there is none).
 static FailureOr<TilingInterface> tileOuter(RewriterBase &rewriter,
                                             linalg::GenericOp op,
-                                            int64_t parallelMinElements) {
+                                            RowLoopOptions rowLoop) {
   SmallVector<int64_t> ranges = op.getStaticLoopRanges();
   unsigned inner = ranges.size() - 1;
   SmallVector<int64_t> sizes(ranges.size(), 0);
@@ -217,8 +223,8 @@ static FailureOr<TilingInterface> tileOuter(RewriterBase &rewriter,
     return tiling;
   scf::SCFTilingOptions options;
   options.setTileSizes(getAsIndexOpFoldResult(op.getContext(), sizes));
-  options.setLoopType(parallelMinElements > 0 &&
-                              rowsInParallel(op, sizes, parallelMinElements)
+  options.setLoopType(rowLoop.parallel &&
+                              rowsInParallel(op, sizes, rowLoop.minElements)
                           ? scf::SCFTilingOptions::LoopType::ForallOp
                           : scf::SCFTilingOptions::LoopType::ForOp);
   rewriter.setInsertionPoint(op);
@@ -282,8 +288,8 @@ splitRemainder(RewriterBase &rewriter, TilingInterface op, int64_t lanes) {
 
 /// Tiles `op` into the loop nest of the file comment (tiles marked).
 static LogicalResult tileRows(RewriterBase &rewriter, linalg::GenericOp op,
-                              int64_t lanes, int64_t parallelMinElements) {
-  FailureOr<TilingInterface> row = tileOuter(rewriter, op, parallelMinElements);
+                              int64_t lanes, RowLoopOptions rowLoop) {
+  FailureOr<TilingInterface> row = tileOuter(rewriter, op, rowLoop);
   if (failed(row))
     return failure();
   FailureOr<TilingInterface> main = splitRemainder(rewriter, *row, lanes);
@@ -332,11 +338,11 @@ struct RlxVectorizeRowsPass
     if (candidates.empty())
       return;
     IRRewriter rewriter(ctx);
+    RowLoopOptions rowLoop{parallelRows,
+                           static_cast<int64_t>(parallelMinElements)};
     for (auto [op, lanes] : candidates) {
       unshareFills(rewriter, op);
-      (void)tileRows(rewriter, op, lanes,
-                     parallelRows ? static_cast<int64_t>(parallelMinElements)
-                                  : 0);
+      (void)tileRows(rewriter, op, lanes, rowLoop);
     }
 
     // Peeling made the main tiles' sizes constant: fold them into the types.

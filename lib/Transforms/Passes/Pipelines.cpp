@@ -138,6 +138,8 @@ void mlir::rlx::buildRlxToLLVMPipeline(OpPassManager &pm,
       bufferization::LayoutMapOption::IdentityLayoutMap;
   pm.addPass(bufferization::createOneShotBufferizePass(bufferize));
   pm.addPass(bufferization::createDropEquivalentBufferResultsPass());
+  if (options.hoistLoopBuffers)
+    pm.addPass(createRlxHoistLoopBuffers());
   bufferization::BufferDeallocationPipelineOptions dealloc;
   bufferization::buildBufferDeallocationPipeline(pm, dealloc);
   pm.addPass(createConvertBufferizationToMemRefPass());
@@ -176,11 +178,11 @@ void mlir::rlx::buildRlxToLLVMPipeline(OpPassManager &pm,
   arith::ArithExpandOpsPassOptions expand;
   expand.includeBf16 = true;
   pm.addPass(arith::createArithExpandOpsPass(expand));
-  pm.addPass(createConvertVectorToLLVMPass());
+  // Math before vectors: math-to-libm scalarizes the vector math that has
+  // no LLVM intrinsic (f64 erf of a vectorized gelu) with
+  // vector.extract/insert, which convert-vector-to-llvm then lowers.
   pm.addPass(createConvertMathToLLVMPass());
   pm.addPass(createConvertMathToLibmPass());
-  // math-to-libm scalarizes vector math without an LLVM intrinsic (f64 erf
-  // of a vectorized gelu) with vector.extract/insert: lower those too.
   pm.addPass(createConvertVectorToLLVMPass());
   pm.addPass(createArithToLLVMConversionPass());
   pm.addPass(createConvertIndexToLLVMPass());
