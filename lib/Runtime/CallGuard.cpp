@@ -58,9 +58,13 @@ static Shard &shardOf(void *ptr) {
 /// result page-faults all of it in again: 4 KiB at a time that cost ~12 us
 /// per fault on the VMs this was measured on (a 64 MiB embedding gradient:
 /// 16000 faults, ~190 ms for ~2 ms of work). With MADV_HUGEPAGE it is 32
-/// faults. RLX_HUGE_PAGES=0 turns it off.
+/// faults. RLX_HUGE_PAGES=0 turns it off. Smaller requests are left to
+/// glibc: once one such mapping is freed, its dynamic threshold serves
+/// requests up to that size from the heap, whose pages later calls reuse;
+/// advised huge, they were fresh 2 MiB pages that the kernel zeroed on
+/// every call (0.9 ms of the 16 MiB layer-norm gradient's 3.1).
 static constexpr size_t kHugePageBytes = size_t(2) << 20;
-static constexpr size_t kHugePageMinBytes = size_t(4) << 20;
+static constexpr size_t kHugePageMinBytes = size_t(32) << 20;
 static bool hugePages() {
   static const bool on = [] {
     const char *env = std::getenv("RLX_HUGE_PAGES");
