@@ -1,44 +1,33 @@
 // RUN: rlx-opt %s --split-input-file --rlx-decompose-backward | FileCheck %s
 
-// Dynamic batch, partial rotation (n_rot = 6 of head_dim = 8, h = 3): one
-// generic over dy. k = last index, i = k mod 8; the partner k +- h and the
-// cos/sin column j = i mod h come from linalg.index and are clamped to k and
-// 0 where i >= n_rot. The transposed rotation: first half dy*c + dy'*t,
-// second half dy*c - dy'*t; dims >= n_rot copied.
+// Dynamic batch, partial rotation (n_rot = 6 of head_dim = 8, h = 3): dy
+// split into heads [B, S, H, D]; one generic over (b, s, head, j < h) reads
+// the halves a = dy[.., 0:3] and b = dy[.., 3:6] and the tables' first 3
+// columns and writes the transposed rotation (a c + b t, b c - a t) into
+// the same slices of dy (dims >= n_rot are dy itself); no gathers.
+// CHECK-DAG: #[[ID:.+]] = affine_map<(d0, d1, d2, d3) -> (d0, d1, d2, d3)>
+// CHECK-DAG: #[[TABLE:.+]] = affine_map<(d0, d1, d2, d3) -> (d1, d3)>
 // CHECK-LABEL: func.func @rope_backward
 // CHECK-SAME: (%[[DY:.+]]: tensor<?x5x24xf32>, %[[COS:.+]]: tensor<5x4xf32>, %[[SIN:.+]]: tensor<5x4xf32>)
-// CHECK-DAG: %[[C6:.+]] = arith.constant 6 : index
-// CHECK-DAG: %[[C8:.+]] = arith.constant 8 : index
-// CHECK-DAG: %[[C3:.+]] = arith.constant 3 : index
-// CHECK-DAG: %[[C0:.+]] = arith.constant 0 : index
-// CHECK: %[[B:.+]] = tensor.dim %[[DY]], %[[C0]]
-// CHECK: %[[E:.+]] = tensor.empty(%[[B]]) : tensor<?x5x24xf32>
-// CHECK: %[[G:.+]] = linalg.generic {{.*}}iterator_types = ["parallel", "parallel", "parallel"]} ins(%[[DY]] : tensor<?x5x24xf32>) outs(%[[E]] : tensor<?x5x24xf32>)
-// CHECK-NEXT: ^bb0(%[[V:.+]]: f32, %{{.+}}: f32):
-// CHECK-NEXT: %[[I0:.+]] = linalg.index 0
-// CHECK-NEXT: %[[S:.+]] = linalg.index 1
-// CHECK-NEXT: %[[K:.+]] = linalg.index 2
-// CHECK-NEXT: %[[I:.+]] = arith.remui %[[K]], %[[C8]]
-// CHECK-NEXT: %[[FIRST:.+]] = arith.cmpi ult, %[[I]], %[[C3]]
-// CHECK-NEXT: %[[ROT:.+]] = arith.cmpi ult, %[[I]], %[[C6]]
-// CHECK-NEXT: %[[IH:.+]] = arith.subi %[[I]], %[[C3]]
-// CHECK-NEXT: %[[J:.+]] = arith.select %[[FIRST]], %[[I]], %[[IH]]
-// CHECK-NEXT: %[[JC:.+]] = arith.select %[[ROT]], %[[J]], %[[C0]]
-// CHECK-NEXT: %[[KP:.+]] = arith.addi %[[K]], %[[C3]]
-// CHECK-NEXT: %[[KM:.+]] = arith.subi %[[K]], %[[C3]]
-// CHECK-NEXT: %[[P:.+]] = arith.select %[[FIRST]], %[[KP]], %[[KM]]
-// CHECK-NEXT: %[[PC:.+]] = arith.select %[[ROT]], %[[P]], %[[K]]
-// CHECK-NEXT: %[[XP:.+]] = tensor.extract %[[DY]][%[[I0]], %[[S]], %[[PC]]]
-// CHECK-NEXT: %[[CV:.+]] = tensor.extract %[[COS]][%[[S]], %[[JC]]]
-// CHECK-NEXT: %[[SV:.+]] = tensor.extract %[[SIN]][%[[S]], %[[JC]]]
-// CHECK-NEXT: %[[XC:.+]] = arith.mulf %[[V]], %[[CV]]
-// CHECK-NEXT: %[[XT:.+]] = arith.mulf %[[XP]], %[[SV]]
-// CHECK-NEXT: %[[MINUS:.+]] = arith.subf %[[XC]], %[[XT]]
-// CHECK-NEXT: %[[PLUS:.+]] = arith.addf %[[XC]], %[[XT]]
-// CHECK-NEXT: %[[Y:.+]] = arith.select %[[FIRST]], %[[PLUS]], %[[MINUS]]
-// CHECK-NEXT: %[[R:.+]] = arith.select %[[ROT]], %[[Y]], %[[V]]
-// CHECK-NEXT: linalg.yield %[[R]]
-// CHECK: return %[[G]]
+// CHECK: %[[DY4:.+]] = tensor.expand_shape %[[DY]] {{\[}}[0], [1], [2, 3]] output_shape [%{{.+}}, 5, 3, 8] : tensor<?x5x24xf32> into tensor<?x5x3x8xf32>
+// CHECK: %[[A:.+]] = tensor.extract_slice %[[DY4]][0, 0, 0, 0] [%{{.+}}, 5, 3, 3] [1, 1, 1, 1]
+// CHECK: %[[B:.+]] = tensor.extract_slice %[[DY4]][0, 0, 0, 3] [%{{.+}}, 5, 3, 3] [1, 1, 1, 1]
+// CHECK: %[[C:.+]] = tensor.extract_slice %[[COS]][0, 0] [5, 3] [1, 1]
+// CHECK: %[[T:.+]] = tensor.extract_slice %[[SIN]][0, 0] [5, 3] [1, 1]
+// CHECK: %[[G:.+]]:2 = linalg.generic {indexing_maps = [#[[ID]], #[[ID]], #[[TABLE]], #[[TABLE]], #[[ID]], #[[ID]]], iterator_types = ["parallel", "parallel", "parallel", "parallel"]} ins(%[[A]], %[[B]], %[[C]], %[[T]] : {{.+}}) outs(
+// CHECK-NEXT: ^bb0(%[[VA:.+]]: f32, %[[VB:.+]]: f32, %[[VC:.+]]: f32, %[[VT:.+]]: f32, %{{.+}}: f32, %{{.+}}: f32):
+// CHECK-NEXT: %[[AC:.+]] = arith.mulf %[[VA]], %[[VC]]
+// CHECK-NEXT: %[[BT:.+]] = arith.mulf %[[VB]], %[[VT]]
+// CHECK-NEXT: %[[BC:.+]] = arith.mulf %[[VB]], %[[VC]]
+// CHECK-NEXT: %[[AT:.+]] = arith.mulf %[[VA]], %[[VT]]
+// CHECK-NEXT: %[[YA:.+]] = arith.addf %[[AC]], %[[BT]]
+// CHECK-NEXT: %[[YB:.+]] = arith.subf %[[BC]], %[[AT]]
+// CHECK-NEXT: linalg.yield %[[YA]], %[[YB]]
+// CHECK-NOT: tensor.extract %
+// CHECK: %[[I1:.+]] = tensor.insert_slice %[[G]]#0 into %[[DY4]][0, 0, 0, 0]
+// CHECK: %[[I2:.+]] = tensor.insert_slice %[[G]]#1 into %[[I1]][0, 0, 0, 3]
+// CHECK: %[[R:.+]] = tensor.collapse_shape %[[I2]] {{\[}}[0], [1], [2, 3]] : tensor<?x5x3x8xf32> into tensor<?x5x24xf32>
+// CHECK: return %[[R]]
 func.func @rope_backward(%dy: tensor<?x5x24xf32>, %c: tensor<5x4xf32>, %s: tensor<5x4xf32>) -> tensor<?x5x24xf32> {
   %dx = rlx.rope_backward %dy, %c, %s {head_dim = 8 : i64, n_rot = 6 : i64} : tensor<?x5x24xf32>, tensor<5x4xf32>, tensor<5x4xf32> -> tensor<?x5x24xf32>
   return %dx : tensor<?x5x24xf32>
@@ -46,15 +35,16 @@ func.func @rope_backward(%dy: tensor<?x5x24xf32>, %c: tensor<5x4xf32>, %s: tenso
 
 // -----
 
-// Rank 2 [S, H*D]: the sequence index is dim 0.
+// Rank 2 [S, H*D], full rotation: the sequence is loop 0, the tables are
+// read at (s, j), and the halves go into a fresh tensor.
+// CHECK-DAG: #[[TABLE2:.+]] = affine_map<(d0, d1, d2) -> (d0, d2)>
 // CHECK-LABEL: func.func @rope_backward_rank2
 // CHECK-SAME: (%[[DY:.+]]: tensor<7x16xf64>, %[[COS:.+]]: tensor<7x2xf64>, %[[SIN:.+]]: tensor<7x2xf64>)
-// CHECK: linalg.generic {{.*}}iterator_types = ["parallel", "parallel"]} ins(%[[DY]] : tensor<7x16xf64>)
-// CHECK: %[[S:.+]] = linalg.index 0
-// CHECK: %[[K:.+]] = linalg.index 1
-// CHECK: tensor.extract %[[DY]][%[[S]], %{{.+}}] : tensor<7x16xf64>
-// CHECK: tensor.extract %[[COS]][%[[S]], %{{.+}}] : tensor<7x2xf64>
-// CHECK: tensor.extract %[[SIN]][%[[S]], %{{.+}}] : tensor<7x2xf64>
+// CHECK: tensor.expand_shape %[[DY]] {{\[}}[0], [1, 2]] output_shape [7, 4, 4]
+// CHECK: %[[E:.+]] = tensor.empty() : tensor<7x4x4xf64>
+// CHECK: linalg.generic {indexing_maps = [#{{.+}}, #{{.+}}, #[[TABLE2]], #[[TABLE2]], #{{.+}}, #{{.+}}], {{.*}} ins({{.+}}, %[[COS]], %[[SIN]] : tensor<7x4x2xf64>, tensor<7x4x2xf64>, tensor<7x2xf64>, tensor<7x2xf64>)
+// CHECK: tensor.insert_slice %{{.+}}#0 into %[[E]][0, 0, 0]
+// CHECK: tensor.collapse_shape {{.+}} : tensor<7x4x4xf64> into tensor<7x16xf64>
 func.func @rope_backward_rank2(%dy: tensor<7x16xf64>, %c: tensor<7x2xf64>, %s: tensor<7x2xf64>) -> tensor<7x16xf64> {
   %dx = rlx.rope_backward %dy, %c, %s {head_dim = 4 : i64, n_rot = 4 : i64} : tensor<7x16xf64>, tensor<7x2xf64>, tensor<7x2xf64> -> tensor<7x16xf64>
   return %dx : tensor<7x16xf64>

@@ -183,3 +183,52 @@ func.func @column_sum(%x: tensor<512x256xf32>) -> tensor<256xf32> {
   } -> tensor<256xf32>
   return %0 : tensor<256xf32>
 }
+
+// -----
+
+// A one-hot subtraction (cross-entropy's tail): linalg.index of the
+// vectorized dim becomes a vector.step, and the per-row i64 label is one
+// broadcast scalar per tile, so the f32 tiles keep 16 lanes (not the 8 of a
+// 64-bit element).
+// CHECK-LABEL: func.func @one_hot
+// CHECK: vector.step : vector<16xindex>
+// CHECK: arith.cmpi eq, %{{.+}}, %{{.+}} : vector<16xindex>
+// CHECK: arith.subf %{{.+}}, %{{.+}} : vector<16xf32>
+// CHECK-NOT: vector<8xf32>
+func.func @one_hot(%p: tensor<64x1024xf32>, %label: tensor<64xi64>) -> tensor<64x1024xf32> {
+  %init = tensor.empty() : tensor<64x1024xf32>
+  %r = linalg.generic {indexing_maps = [affine_map<(i, j) -> (i, j)>, affine_map<(i, j) -> (i)>, affine_map<(i, j) -> (i, j)>], iterator_types = ["parallel", "parallel"]} ins(%p, %label : tensor<64x1024xf32>, tensor<64xi64>) outs(%init : tensor<64x1024xf32>) {
+  ^bb0(%x: f32, %l: i64, %out: f32):
+    %j = linalg.index 1 : index
+    %li = arith.index_cast %l : i64 to index
+    %hit = arith.cmpi eq, %j, %li : index
+    %one = arith.constant 1.0 : f32
+    %zero = arith.constant 0.0 : f32
+    %t = arith.select %hit, %one, %zero : f32
+    %d = arith.subf %x, %t : f32
+    linalg.yield %d : f32
+  } -> tensor<64x1024xf32>
+  return %r : tensor<64x1024xf32>
+}
+
+// -----
+
+// The index of an outer dim (a triangular mask, cumsum's matrix) leaves the
+// generic to LLVM: it sent the vector lowering patterns into an endless loop.
+// CHECK-LABEL: func.func @triangle
+// CHECK: linalg.generic
+// CHECK: linalg.index 0
+func.func @triangle() -> tensor<32x32xf32> {
+  %one = arith.constant 1.0 : f32
+  %zero = arith.constant 0.0 : f32
+  %init = tensor.empty() : tensor<32x32xf32>
+  %r = linalg.generic {indexing_maps = [affine_map<(i, j) -> (i, j)>], iterator_types = ["parallel", "parallel"]} outs(%init : tensor<32x32xf32>) {
+  ^bb0(%out: f32):
+    %i = linalg.index 0 : index
+    %j = linalg.index 1 : index
+    %below = arith.cmpi uge, %i, %j : index
+    %v = arith.select %below, %one, %zero : f32
+    linalg.yield %v : f32
+  } -> tensor<32x32xf32>
+  return %r : tensor<32x32xf32>
+}

@@ -59,28 +59,34 @@ using namespace mlir;
 /// this pass vectorizes once their shapes are static.
 static constexpr StringLiteral kTile = "rlx.vector_tile";
 
-/// The widest element type (in bits) that `op` reads, writes or computes.
+/// The widest element type (in bits) that `op` reads or writes along its
+/// innermost loop or computes in floating point. A per-row operand (a
+/// cross-entropy label) is one scalar per tile, and index arithmetic (the
+/// label compared with linalg.index) is only a lane mask: neither narrows
+/// the f32 tiles to 64-bit lanes.
 static int64_t widestBits(linalg::GenericOp op) {
+  unsigned inner = op.getNumLoops() - 1;
   int64_t bits = 0;
   auto account = [&](Type type) {
     Type element = getElementTypeOrSelf(type);
     if (element.isIntOrFloat())
       bits = std::max<int64_t>(bits, element.getIntOrFloatBitWidth());
-    else if (element.isIndex())
-      bits = std::max<int64_t>(bits, 64);
   };
-  for (Value operand : op->getOperands())
-    account(operand.getType());
+  for (OpOperand &operand : op->getOpOperands())
+    if (op.getMatchingIndexingMap(&operand).isFunctionOfDim(inner))
+      account(operand.get().getType());
   for (Operation &inner : op.getBody()->without_terminator())
     for (Value result : inner.getResults())
-      account(result.getType());
+      if (isa<FloatType>(result.getType()))
+        account(result.getType());
   return bits;
 }
 
 /// The number of elements per vector tile of `op`, or 0 when `op` is not a
-/// generic this pass vectorizes: pure tensors, scalar arith/math body ops,
-/// projected-permutation maps, and an innermost loop that every operand
-/// indexes last (unit stride) or not at all, at least one tile long.
+/// generic this pass vectorizes: pure tensors, scalar arith/math body ops
+/// and the linalg.index of the innermost loop, projected-permutation maps, and
+/// an innermost loop that every operand indexes last (unit stride) or not at
+/// all, at least one tile long.
 static int64_t planLanes(linalg::GenericOp op, int64_t vectorBits) {
   if (!op.hasPureTensorSemantics() || op.getNumLoops() == 0 ||
       op->getParentOfType<linalg::LinalgOp>())
@@ -102,6 +108,14 @@ static int64_t planLanes(linalg::GenericOp op, int64_t vectorBits) {
   if (!innerUsed)
     return 0;
   for (Operation &inner : op.getBody()->without_terminator()) {
+    // The index of the vectorized dim is a vector.step. That of an outer
+    // dim (a triangular mask's row) is left alone: its vectorized broadcast
+    // sent the lowering patterns below into an endless loop.
+    if (auto index = dyn_cast<linalg::IndexOp>(inner)) {
+      if (index.getDim() + 1 != op.getNumLoops())
+        return 0;
+      continue;
+    }
     if (!isa<arith::ArithDialect, math::MathDialect>(inner.getDialect()))
       return 0;
     for (Type type : inner.getResultTypes())

@@ -44,8 +44,9 @@ static LogicalResult gradRope(OpBuilder &b, RopeOp op, ArrayRef<Value> dys,
 
 // Second order: rope_backward is the transposed rotation, linear in dy, so
 // its adjoint in dy is the rotation itself, rlx.rope; the tables as for
-// rope, with sin negated. A direct rule: the decomposition reads the partner
-// element and the tables with tensor.extract, which has no reverse rule.
+// rope, with sin negated. A direct rule keeps the gradient one rlx op (and
+// its decomposition one generic) instead of the reverse of the slices and
+// the generic of the decomposition.
 static LogicalResult gradRopeBackward(OpBuilder &b, RopeBackwardOp op,
                                       ArrayRef<Value> dys,
                                       ArrayRef<bool> needed,

@@ -11,55 +11,6 @@
 using namespace mlir;
 using namespace mlir::rlx;
 
-Value mlir::rlx::buildRopeRotation(OpBuilder &b, Location loc, Value x,
-                                   Value cos, Value sin, int64_t headDim,
-                                   int64_t nRot, bool inverse) {
-  if (nRot == 0)
-    return x;
-  int64_t rank = cast<ShapedType>(x.getType()).getRank();
-  int64_t half = nRot / 2;
-  return buildElementwise(
-      b, loc, {x}, [&](OpBuilder &nb, Location l, ValueRange args) -> Value {
-        auto cmp = [&](arith::CmpIPredicate p, Value a, Value c) -> Value {
-          return arith::CmpIOp::create(nb, l, p, a, c);
-        };
-        auto select = [&](Value c, Value t, Value f) -> Value {
-          return arith::SelectOp::create(nb, l, c, t, f);
-        };
-        Value zero = arith::ConstantIndexOp::create(nb, l, 0),
-              halfC = arith::ConstantIndexOp::create(nb, l, half);
-        SmallVector<Value> idx;
-        for (int64_t d = 0; d < rank; ++d)
-          idx.push_back(linalg::IndexOp::create(nb, l, d));
-        Value k = idx.back(), s = idx[rank - 2];
-        // Position within the head, its half and whether it rotates.
-        Value i = arith::RemUIOp::create(
-            nb, l, k, arith::ConstantIndexOp::create(nb, l, headDim));
-        Value first = cmp(arith::CmpIPredicate::ult, i, halfC);
-        Value rotated = cmp(arith::CmpIPredicate::ult, i,
-                            arith::ConstantIndexOp::create(nb, l, nRot));
-        // cos/sin column j (0 when not rotated) and the partner element
-        // (x itself when not rotated): always in range.
-        Value j = select(first, i, arith::SubIOp::create(nb, l, i, halfC));
-        j = select(rotated, j, zero);
-        Value partner = select(first, arith::AddIOp::create(nb, l, k, halfC),
-                               arith::SubIOp::create(nb, l, k, halfC));
-        idx.back() = select(rotated, partner, k);
-        Value xp = tensor::ExtractOp::create(nb, l, x, idx);
-        Value c = tensor::ExtractOp::create(nb, l, cos, ValueRange{s, j});
-        Value t = tensor::ExtractOp::create(nb, l, sin, ValueRange{s, j});
-        // First half: x*c - xp*t; second half: x*c + xp*t (signs swap for
-        // the inverse rotation).
-        Value xc = arith::MulFOp::create(nb, l, args[0], c);
-        Value xpt = arith::MulFOp::create(nb, l, xp, t);
-        Value minus = arith::SubFOp::create(nb, l, xc, xpt);
-        Value plus = arith::AddFOp::create(nb, l, xc, xpt);
-        Value y =
-            inverse ? select(first, plus, minus) : select(first, minus, plus);
-        return select(rotated, y, args[0]);
-      });
-}
-
 /// x [.., S, H*D] as [.., S, H, D].
 static Value splitHeads(OpBuilder &b, Location loc, Value x, int64_t headDim) {
   auto type = cast<RankedTensorType>(x.getType());
@@ -100,6 +51,75 @@ static Value lastDimSlice(OpBuilder &b, Location loc, Value x, int64_t offset,
   offsets.back() = b.getIndexAttr(offset);
   sizes.back() = b.getIndexAttr(width);
   return tensor::ExtractSliceOp::create(b, loc, x, offsets, sizes, strides);
+}
+
+/// `x4` [.., S, H, D] with the columns [offset, offset + width) of its last
+/// dim replaced by `part`.
+static Value insertLastDimSlice(OpBuilder &b, Location loc, Value part,
+                                Value x4, int64_t offset) {
+  int64_t rank = cast<ShapedType>(x4.getType()).getRank();
+  SmallVector<OpFoldResult> offsets(rank, b.getIndexAttr(0));
+  SmallVector<OpFoldResult> sizes = tensor::getMixedSizes(b, loc, part);
+  SmallVector<OpFoldResult> strides(rank, b.getIndexAttr(1));
+  offsets.back() = b.getIndexAttr(offset);
+  return tensor::InsertSliceOp::create(b, loc, part, x4, offsets, sizes,
+                                       strides);
+}
+
+Value mlir::rlx::buildRopeRotation(OpBuilder &b, Location loc, Value x,
+                                   Value cos, Value sin, int64_t headDim,
+                                   int64_t nRot, bool inverse) {
+  int64_t half = nRot / 2;
+  if (half == 0)
+    return x;
+  // Halves a = x[.., 0:h] and b = x[.., h:2h] of every head, the tables'
+  // first h columns; one generic over (.., s, head, j) computes both
+  // rotated halves, written into the slices of the result (which is x
+  // where nothing rotates).
+  Value x4 = splitHeads(b, loc, x, headDim);
+  Value xa = lastDimSlice(b, loc, x4, 0, half);
+  Value xb = lastDimSlice(b, loc, x4, half, half);
+  Value c = lastDimSlice(b, loc, cos, 0, half);
+  Value t = lastDimSlice(b, loc, sin, 0, half);
+  int64_t loops = cast<ShapedType>(xa.getType()).getRank();
+  MLIRContext *ctx = b.getContext();
+  AffineMap id = AffineMap::getMultiDimIdentityMap(loops, ctx);
+  AffineMap table = AffineMap::get(
+      loops, 0, {b.getAffineDimExpr(loops - 3), b.getAffineDimExpr(loops - 1)},
+      ctx);
+  Value init =
+      half * 2 == headDim
+          ? tensor::EmptyOp::create(b, loc, tensor::getMixedSizes(b, loc, x4),
+                                    getElementTypeOrSelf(x.getType()))
+                .getResult()
+          : x4;
+  Value outA = lastDimSlice(b, loc, init, 0, half);
+  Value outB = lastDimSlice(b, loc, init, half, half);
+  SmallVector<Value> halves = buildGeneric(
+      b, loc, {{xa, id}, {xb, id}, {c, table}, {t, table}},
+      {{outA, id}, {outB, id}},
+      [&](OpBuilder &nb, Location l, ValueRange a) -> SmallVector<Value> {
+        auto mul = [&](Value p, Value q) -> Value {
+          return arith::MulFOp::create(nb, l, p, q);
+        };
+        // Forward: (a c - b s, b c + a s); inverse (the gradient): sin -> -sin.
+        Value ac = mul(a[0], a[2]), bs = mul(a[1], a[3]);
+        Value bc = mul(a[1], a[2]), as = mul(a[0], a[3]);
+        if (inverse)
+          return {arith::AddFOp::create(nb, l, ac, bs),
+                  arith::SubFOp::create(nb, l, bc, as)};
+        return {arith::SubFOp::create(nb, l, ac, bs),
+                arith::AddFOp::create(nb, l, bc, as)};
+      });
+  Value y4 = insertLastDimSlice(b, loc, halves[0], init, 0);
+  y4 = insertLastDimSlice(b, loc, halves[1], y4, half);
+  int64_t rank = cast<ShapedType>(x.getType()).getRank();
+  SmallVector<ReassociationIndices> reassociation;
+  for (int64_t d = 0; d < rank - 1; ++d)
+    reassociation.push_back({d});
+  reassociation.push_back({rank - 1, rank});
+  return tensor::CollapseShapeOp::create(b, loc, x.getType(), y4,
+                                         reassociation);
 }
 
 std::pair<Value, Value>

@@ -12,15 +12,16 @@
 
 namespace mlir::rlx {
 
-/// The NeoX rotation of x ([B, S, H*D] or [S, H*D]) by cos/sin ([S, D/2]) as
-/// one linalg.generic over x's shape. With h = n_rot/2, k the last index,
-/// i = k mod D and j = i mod h:
-///   i <  h:      y = x[k]*cos[s,j] - x[k+h]*sin[s,j]
-///   h <= i < 2h: y = x[k]*cos[s,j] + x[k-h]*sin[s,j]
-///   i >= n_rot:  y = x[k]
-/// `inverse` rotates by -sin (the transpose, i.e. the gradient). The partner
-/// element and cos/sin are read with tensor.extract at indices clamped into
-/// range, so nothing is read out of bounds. n_rot == 0 returns x.
+/// The NeoX rotation of x ([B, S, H*D] or [S, H*D]) by cos/sin ([S, D/2]).
+/// With h = n_rot/2 and each head's halves a = x[.., 0:h], b = x[.., h:2h]
+/// (j < h indexes the tables' columns):
+///   y[.., j]     = a[j]*cos[s,j] - b[j]*sin[s,j]
+///   y[.., h + j] = b[j]*cos[s,j] + a[j]*sin[s,j]
+///   y[.., i]     = x[.., i]  for i >= n_rot
+/// as one linalg.generic over (.., s, head, j) on [.., S, H, D] slices (no
+/// gathers: it vectorizes along j, and rlx-grad differentiates it again).
+/// `inverse` rotates by -sin (the transpose, i.e. the gradient). n_rot == 0
+/// returns x.
 Value buildRopeRotation(OpBuilder &b, Location loc, Value x, Value cos,
                         Value sin, int64_t headDim, int64_t nRot, bool inverse);
 
