@@ -3,8 +3,8 @@
 // Every gradient recomputes its statistics from the forward inputs and emits
 // a fixed number of linalg.generic ops whatever the tensor sizes. The domain
 // is x itself for layer/rms norm (statistics over the last axis, parameters
-// [D] on that axis) and the [N, G, C/G, H, W] view of x for group norm
-// (statistics over dims 2, 3, 4, parameters viewed as [G, C/G] on dims 1, 2).
+// [D] on that axis) and the [N, G, C/G, H*W] view of x for group norm
+// (statistics over dims 2, 3, parameters viewed as [G, C/G] on dims 1, 2).
 //
 // Input gradients fuse all row sums into one multi-output reduction:
 //
@@ -241,8 +241,8 @@ decomposeRmsNormBackwardGamma(RewriterBase &rewriter, RmsNormBackwardGammaOp op,
 // Group norm
 //===----------------------------------------------------------------------===//
 
-/// The layer-norm input gradient on the [N, G, C/G, H, W] view, gamma viewed
-/// as [G, C/G]; the result is collapsed back to [N, C, H, W].
+/// The layer-norm input gradient on the [N, G, C/G, H*W] view, gamma viewed
+/// as [G, C/G]; the result is reshaped back to [N, C, H, W].
 static FailureOr<SmallVector<Value>>
 decomposeGroupNormBackwardInput(RewriterBase &rewriter,
                                 GroupNormBackwardInputOp op,
@@ -253,10 +253,10 @@ decomposeGroupNormBackwardInput(RewriterBase &rewriter,
   Value dx = buildMeanNormInputGrad(
       rewriter, loc, groupNormDomain(views.xLike[0]), views.params[0],
       views.xLike[1], op.getEps().convertToDouble());
-  return SmallVector<Value>{collapseGroups(rewriter, loc, dx, 1)};
+  return SmallVector<Value>{collapseGroupView(rewriter, loc, dx, op.getX())};
 }
 
-/// dgamma[c] = sum over n, h, w of dy*xh, on the [N, G, C/G, H, W] view
+/// dgamma[c] = sum over n, h, w of dy*xh, on the [N, G, C/G, H*W] view
 /// (a [G, C/G] result collapsed to [C]).
 static FailureOr<SmallVector<Value>>
 decomposeGroupNormBackwardGamma(RewriterBase &rewriter,

@@ -5,7 +5,7 @@
 //
 //   layer_norm: y = (x - mean) * rstd * gamma[d] + beta[d]   over the last axis
 //   rms_norm:   y = x * rstd * gamma[d] + beta[d]
-//   group_norm: the layer_norm formula on the [N, G, C/G, H, W] view of x
+//   group_norm: the layer_norm formula on the [N, G, C/G, H*W] view of x
 //               (tensor.expand_shape), statistics over (C/G, H, W), gamma and
 //               beta viewed as [G, C/G]; the result is collapsed back.
 //
@@ -60,8 +60,8 @@ lowerRowNorm(RewriterBase &rewriter, OpTy op, const LoweringOptions &) {
       rewriter, loc, domain, op.getGamma(), op.getBeta(), stats)};
 }
 
-/// group_norm: on x viewed as [N, G, C/G, H, W], mean/rstd over dims
-/// (2, 3, 4), gamma/beta viewed as [G, C/G] on dims (1, 2).
+/// group_norm: on x viewed as [N, G, C/G, H*W], mean/rstd over dims
+/// (2, 3), gamma/beta viewed as [G, C/G] on dims (1, 2).
 static FailureOr<SmallVector<Value>> lowerGroupNorm(RewriterBase &rewriter,
                                                     GroupNormOp op,
                                                     const LoweringOptions &) {
@@ -74,7 +74,7 @@ static FailureOr<SmallVector<Value>> lowerGroupNorm(RewriterBase &rewriter,
       buildMeanRstd(rewriter, loc, domain, op.getEps().convertToDouble());
   Value y = buildAffineNormalize(rewriter, loc, domain, views.params[0],
                                  views.params[1], stats);
-  return SmallVector<Value>{collapseGroups(rewriter, loc, y, 1)};
+  return SmallVector<Value>{collapseGroupView(rewriter, loc, y, op.getX())};
 }
 
 void mlir::rlx::populateNormLoweringPatterns(RewritePatternSet &patterns,

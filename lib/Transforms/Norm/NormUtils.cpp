@@ -43,7 +43,8 @@ NormDomain mlir::rlx::rowNormDomain(Value x) {
 }
 
 NormDomain mlir::rlx::groupNormDomain(Value xView) {
-  return {xView, {2, 3, 4}, {1, 2}};
+  int64_t rank = cast<ShapedType>(xView.getType()).getRank();
+  return {xView, llvm::to_vector(llvm::seq<int64_t>(2, rank)), {1, 2}};
 }
 
 Value mlir::rlx::buildInverseCount(OpBuilder &b, Location loc,
@@ -183,13 +184,43 @@ Value mlir::rlx::collapseGroups(OpBuilder &b, Location loc, Value tensor,
                                          groupReassociation(rank, dim));
 }
 
+/// [[0], [1], [2, 3]]: the spatial dims of [N, C, H, W] as one.
+static SmallVector<ReassociationIndices> spatialReassociation() {
+  return {{0}, {1}, {2, 3}};
+}
+
 GroupViews mlir::rlx::expandGroupViews(OpBuilder &b, Location loc,
                                        int64_t groups, ValueRange xLike,
                                        ValueRange params) {
   GroupViews views;
-  for (Value v : xLike)
-    views.xLike.push_back(expandGroups(b, loc, v, 1, groups));
+  // Dynamic H or W keep their own dims: MLIR 22's expand-strided-metadata
+  // crashes on the merged view when C is dynamic too. Every x-shaped tensor
+  // takes the same view (x and dy may differ in which dims are static).
+  bool merge = llvm::all_of(xLike, [](Value v) {
+    auto type = cast<RankedTensorType>(v.getType());
+    return !type.isDynamicDim(2) && !type.isDynamicDim(3);
+  });
+  for (Value v : xLike) {
+    Value view = v;
+    if (merge)
+      view = tensor::CollapseShapeOp::create(b, loc, v, spatialReassociation());
+    views.xLike.push_back(expandGroups(b, loc, view, 1, groups));
+  }
   for (Value v : params)
     views.params.push_back(expandGroups(b, loc, v, 0, groups));
   return views;
+}
+
+Value mlir::rlx::collapseGroupView(OpBuilder &b, Location loc, Value view,
+                                   Value like) {
+  Value flat = collapseGroups(b, loc, view, 1);
+  auto flatType = cast<RankedTensorType>(flat.getType());
+  auto likeType = cast<RankedTensorType>(like.getType());
+  if (flatType.getRank() == likeType.getRank())
+    return flat; // the [N, G, C/G, H, W] view
+  auto type =
+      RankedTensorType::get(likeType.getShape(), flatType.getElementType());
+  return tensor::ExpandShapeOp::create(b, loc, type, flat,
+                                       spatialReassociation(),
+                                       tensor::getMixedSizes(b, loc, like));
 }

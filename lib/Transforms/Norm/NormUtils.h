@@ -5,7 +5,7 @@
 //
 // - A normalisation runs over an iteration *domain* (a tensor's shape) in
 //   which some dims are *reduced*: the last dim for layer/rms norm, and
-//   (C/G, H, W) of the [N, G, C/G, H, W] view for group norm. Statistics are
+//   (C/G, H*W) of the [N, G, C/G, H*W] view for group norm. Statistics are
 //   tensors over the kept dims; gamma and beta are read through the
 //   *parameter* dims (the last dim, or (G, C/G)).
 // - Each statistic pass is one linalg.generic whatever the tensor sizes; sums
@@ -42,8 +42,8 @@ struct NormDomain {
 /// Layer/rms norm: x itself, statistics over the last dim, gamma/beta on it.
 NormDomain rowNormDomain(Value x);
 
-/// The [N, G, C/G, H, W] view of group norm: statistics over (2, 3, 4),
-/// parameters on (1, 2).
+/// The [N, G, C/G, H*W] (or [N, G, C/G, H, W]) view of group norm:
+/// statistics over the dims from 2, parameters on (1, 2).
 NormDomain groupNormDomain(Value xView);
 
 /// Statistics of a normalisation, shaped like the domain without its reduced
@@ -83,14 +83,21 @@ Value expandGroups(OpBuilder &b, Location loc, Value tensor, int64_t dim,
 /// The inverse of expandGroups: merges dims `dim` and `dim + 1`.
 Value collapseGroups(OpBuilder &b, Location loc, Value tensor, int64_t dim);
 
-/// The group-norm views of x-shaped tensors ([N, C, H, W] -> [N, G, C/G, H,
-/// W]) and parameters ([C] -> [G, C/G]), in that order.
+/// The group-norm views of x-shaped tensors ([N, C, H, W] -> [N, G, C/G,
+/// H*W] when H and W are static: the spatial dims as one, so that a group's
+/// statistics run over contiguous rows of H*W, not over rows of W with a
+/// remainder each; else [N, G, C/G, H, W]) and parameters ([C] -> [G, C/G]),
+/// in that order.
 struct GroupViews {
   SmallVector<Value> xLike;
   SmallVector<Value> params;
 };
 GroupViews expandGroupViews(OpBuilder &b, Location loc, int64_t groups,
                             ValueRange xLike, ValueRange params);
+
+/// The inverse of expandGroupViews for an x-shaped `view`: back to the
+/// shape of `like` ([N, C, H, W]).
+Value collapseGroupView(OpBuilder &b, Location loc, Value view, Value like);
 
 } // namespace mlir::rlx
 

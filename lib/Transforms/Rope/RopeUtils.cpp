@@ -53,6 +53,17 @@ static Value lastDimSlice(OpBuilder &b, Location loc, Value x, int64_t offset,
   return tensor::ExtractSliceOp::create(b, loc, x, offsets, sizes, strides);
 }
 
+/// The maps of a generic over the loops (.., s, head, j) of a head half
+/// [.., S, H, h]: the identity, and the tables' (s, j).
+static std::pair<AffineMap, AffineMap> headHalfMaps(OpBuilder &b, Value half) {
+  int64_t loops = cast<ShapedType>(half.getType()).getRank();
+  AffineMap id = b.getMultiDimIdentityMap(loops);
+  AffineMap table = AffineMap::get(
+      loops, 0, {b.getAffineDimExpr(loops - 3), b.getAffineDimExpr(loops - 1)},
+      b.getContext());
+  return {id, table};
+}
+
 /// `x4` [.., S, H, D] with the columns [offset, offset + width) of its last
 /// dim replaced by `part`.
 static Value insertLastDimSlice(OpBuilder &b, Location loc, Value part,
@@ -81,12 +92,7 @@ Value mlir::rlx::buildRopeRotation(OpBuilder &b, Location loc, Value x,
   Value xb = lastDimSlice(b, loc, x4, half, half);
   Value c = lastDimSlice(b, loc, cos, 0, half);
   Value t = lastDimSlice(b, loc, sin, 0, half);
-  int64_t loops = cast<ShapedType>(xa.getType()).getRank();
-  MLIRContext *ctx = b.getContext();
-  AffineMap id = AffineMap::getMultiDimIdentityMap(loops, ctx);
-  AffineMap table = AffineMap::get(
-      loops, 0, {b.getAffineDimExpr(loops - 3), b.getAffineDimExpr(loops - 1)},
-      ctx);
+  auto [id, table] = headHalfMaps(b, xa);
   Value init =
       half * 2 == headDim
           ? tensor::EmptyOp::create(b, loc, tensor::getMixedSizes(b, loc, x4),
@@ -137,12 +143,7 @@ mlir::rlx::buildRopeTableGrads(OpBuilder &b, Location loc, Value x, Value u,
   Value ub = lastDimSlice(b, loc, u4, half, half);
   // Loops (.., s, head, j); the table dims (s, j) are parallel, the batch
   // dims and heads reduce.
-  int64_t loops = cast<ShapedType>(xa.getType()).getRank();
-  MLIRContext *ctx = b.getContext();
-  AffineMap id = AffineMap::getMultiDimIdentityMap(loops, ctx);
-  AffineMap table = AffineMap::get(
-      loops, 0, {b.getAffineDimExpr(loops - 3), b.getAffineDimExpr(loops - 1)},
-      ctx);
+  auto [id, table] = headHalfMaps(b, xa);
   // [S, h] sums, then into [S, D/2] zeros (columns >= h do not rotate).
   SmallVector<OpFoldResult> cosSizes = tensor::getMixedSizes(b, loc, cos);
   SmallVector<OpFoldResult> sums = {cosSizes[0], b.getIndexAttr(half)};
