@@ -1,7 +1,7 @@
 # RUN: %python %s | FileCheck %s
 # Threads: the parallel loops of compiled contractions run on
 # rlx.set_num_threads(n) threads, and the results are bitwise the same for
-# any count (no reduction is split across threads).
+# any count (no reduction is split by the thread count).
 import numpy as np
 
 import rlx
@@ -67,4 +67,32 @@ rlx.set_num_threads(2)
 two = m.ln(xs, gs, dys), m.ce(logits, labels, dl)
 print("rows bitwise equal:", all(np.array_equal(p, q) for p, q in zip(one, two)))
 # CHECK: rows bitwise equal: True
+rlx.set_num_threads(0)
+
+# Column sums (a norm's gamma and beta gradients): row blocks split into a
+# fixed number of partial sums (set by the shape, not the thread count),
+# added in a fixed order, so bitwise equal too.
+cols = """
+func.func @gamma(%x: tensor<1024x1024xf32>, %dy: tensor<1024x1024xf32>) -> tensor<1024xf32> {
+  %r = rlx.layer_norm_backward_gamma %x, %dy {axis = -1 : i64, eps = 1.0e-05 : f32} : tensor<1024x1024xf32>, tensor<1024x1024xf32> -> tensor<1024xf32>
+  return %r : tensor<1024xf32>
+}
+func.func @beta(%dy: tensor<1024x1024xf32>) -> tensor<1024xf32> {
+  %r = rlx.layer_norm_backward_beta %dy {axis = -1 : i64} : tensor<1024x1024xf32> -> tensor<1024xf32>
+  return %r : tensor<1024xf32>
+}
+"""
+m = rlx.compile(cols, num_threads=1)
+one = m.gamma(xs, dys), m.beta(dys)
+rlx.set_num_threads(2)
+two = m.gamma(xs, dys), m.beta(dys)
+x64 = xs.astype(np.float64)
+xhat = (x64 - x64.mean(1, keepdims=True)) / np.sqrt(x64.var(1, keepdims=True) + 1e-5)
+want = (dys * xhat).sum(0), dys.astype(np.float64).sum(0)
+print("columns close:", all(np.allclose(p, w, rtol=1e-4, atol=1e-3)
+                            for p, w in zip(one, want)))
+# CHECK: columns close: True
+print("columns bitwise equal:",
+      all(np.array_equal(p, q) for p, q in zip(one, two)))
+# CHECK: columns bitwise equal: True
 rlx.set_num_threads(0)

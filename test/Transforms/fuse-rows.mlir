@@ -1,6 +1,7 @@
 // RUN: rlx-opt %s --split-input-file --rlx-to-linalg --rlx-fuse-rows='row-tile-elements=4096' --cse --canonicalize | FileCheck %s
 // RUN: rlx-opt %s --split-input-file --rlx-to-linalg --rlx-fuse-rows='reassociate-reductions=0 row-tile-elements=4096' | FileCheck %s --check-prefix=NOREASSOC
 // RUN: rlx-opt %s --split-input-file --rlx-to-linalg --rlx-fuse-rows='max-fused-ops=3' | FileCheck %s --check-prefix=BOUND
+// RUN: rlx-opt %s --split-input-file --rlx-to-linalg --rlx-fuse-rows='column-partials=1 row-tile-elements=4096' --cse --canonicalize | FileCheck %s --check-prefix=ONESUM
 
 // layer_norm_backward_input: one scf.forall over blocks of 4 rows (4 x 1024
 // = row-tile-elements) holding both statistic passes (sum(x), then the
@@ -102,4 +103,42 @@ func.func @small(%x: tensor<512x16xf32>, %g: tensor<16xf32>, %dy: tensor<512x16x
 func.func @dynamic(%x: tensor<?x16xf32>, %g: tensor<16xf32>, %dy: tensor<?x16xf32>) -> tensor<?x16xf32> {
   %r = rlx.layer_norm_backward_input %x, %g, %dy {axis = -1 : i64, eps = 1.0e-05 : f32} : tensor<?x16xf32>, tensor<16xf32>, tensor<?x16xf32> -> tensor<?x16xf32>
   return %r : tensor<?x16xf32>
+}
+
+// -----
+
+// layer_norm_backward_gamma, a column sum: the rows are split into 8
+// partial sums on an scf.forall (column-partials, fixed by the shape), each
+// an scf.for over blocks of 4 rows that carries the sums and computes the
+// block's statistics (mean, then variance, then the per-row generic) right
+// before adding the block's rows in: x is read from memory once. The
+// partial sums are then added in order by one linalg.reduce.
+// CHECK-LABEL: func.func @layer_norm_gamma
+// CHECK-NOT: linalg.generic
+// CHECK: %[[PARTS:.+]] = tensor.empty() : tensor<8x1024xf32>
+// CHECK: %[[ALL:.+]] = scf.forall (%[[P:.+]]) in (8) shared_outs(%[[OUT:.+]] = %[[PARTS]])
+// CHECK: %[[ROW:.+]] = tensor.extract_slice %[[OUT]][%[[P]], 0] [1, 1024] [1, 1]
+// CHECK: %[[ZERO:.+]] = linalg.fill ins(%{{.+}} : f32) outs(%[[ROW]] : tensor<1024xf32>)
+// CHECK: %[[LO:.+]] = arith.muli %[[P]], %c512
+// CHECK: %[[HI:.+]] = arith.addi %[[LO]], %c512
+// CHECK: %[[SUM:.+]] = scf.for %[[I:.+]] = %[[LO]] to %[[HI]] step %c4 iter_args(%[[ACC:.+]] = %[[ZERO]]) -> (tensor<1024xf32>)
+// CHECK: %[[X:.+]] = tensor.extract_slice %arg0[%[[I]], 0] [4, 1024] [1, 1]
+// CHECK: linalg.generic {{.*}}iterator_types = ["parallel", "reduction"]{{.*}} ins(%[[X]] : tensor<4x1024xf32>)
+// CHECK: linalg.generic {{.*}}iterator_types = ["parallel", "reduction"]{{.*}} ins(%[[X]], %{{.+}} : tensor<4x1024xf32>, tensor<4xf32>)
+// CHECK: linalg.generic {{.*}}iterator_types = ["parallel"]
+// CHECK: %[[NEXT:.+]] = linalg.generic {{.*}}iterator_types = ["reduction", "parallel"]{{.*}} outs(%[[ACC]] : tensor<1024xf32>)
+// CHECK: scf.yield %[[NEXT]]
+// CHECK: tensor.parallel_insert_slice %[[SUM]] into %[[OUT]][%[[P]], 0] [1, 1024] [1, 1]
+// CHECK: linalg.reduce ins(%[[ALL]] : tensor<8x1024xf32>) outs(%{{.+}} : tensor<1024xf32>) dimensions = [0]
+// CHECK-NOT: linalg.generic
+// CHECK: return
+// With column-partials=1: one scf.for over all the row blocks.
+// ONESUM-LABEL: func.func @layer_norm_gamma
+// ONESUM-NOT: scf.forall
+// ONESUM: scf.for %{{.+}} = %c0 to %c4096 step %c4 iter_args
+// ONESUM-NOT: linalg.reduce
+// ONESUM: return
+func.func @layer_norm_gamma(%x: tensor<4096x1024xf32>, %dy: tensor<4096x1024xf32>) -> tensor<1024xf32> {
+  %r = rlx.layer_norm_backward_gamma %x, %dy {axis = -1 : i64, eps = 1.0e-05 : f32} : tensor<4096x1024xf32>, tensor<4096x1024xf32> -> tensor<1024xf32>
+  return %r : tensor<1024xf32>
 }

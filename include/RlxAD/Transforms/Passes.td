@@ -262,8 +262,17 @@ def RlxFuseRows : Pass<"rlx-fuse-rows"> {
     the statistics of a block of rows, the per-row generic and the
     elementwise tail then run back to back on data in cache, one pass over
     memory instead of one per op. Large groups in no loop are an
-    `scf.forall` (threads), the others an `scf.for`. Reductions are not split: a result is bitwise
-    the same for any thread count. The combining `arith.addf`/`mulf` of
+    `scf.forall` (threads), the others an `scf.for`.
+
+    A column reduction (a generic that sums over rows with its innermost
+    loop parallel, such as a norm's gamma or beta gradient) is a root too:
+    it is tiled along its rows by an `scf.for` that carries the sums, with
+    the statistics of each block fused in, so x is read from memory once.
+    When large, its row blocks are split into `column-partials` partial sums
+    on an `scf.forall`, added in a fixed order after. Row reductions are
+    never split, and the split is set by the shape, never by the thread
+    count: a result is bitwise the same for any thread count. The
+    combining `arith.addf`/`mulf` of
     every reduction generic are marked `reassoc` so that LLVM vectorizes the
     reduction loops.
   }];
@@ -281,6 +290,12 @@ def RlxFuseRows : Pass<"rlx-fuse-rows"> {
            "compile time would grow with the chain (minutes for second "
            "derivatives); a norm or cross-entropy gradient has under 10. "
            "0: no bound">,
+    Option<"columnPartials", "column-partials", "int64_t", /*default=*/"8",
+           "Partial sums a large column reduction (a norm's gamma or beta "
+           "gradient) is split into, on threads (a smaller power-of-2 "
+           "divisor of its row blocks when that does not divide them): "
+           "fixed by the shape, so the result does not depend on the "
+           "thread count. 1: one sequential sum">,
     Option<"reassociate", "reassociate-reductions", "bool",
            /*default=*/"true",
            "Mark the combiners of reductions reassoc so that LLVM vectorizes "

@@ -19,8 +19,13 @@
 // (scf::tileConsumerAndFuseProducersUsingSCF). The row dims are the dims
 // through which the root reads the reduction-derived operands: the
 // statistics depend on nothing else, so no reduction is computed twice.
-// Reductions are never split, so a result is bitwise the same for any
-// thread count.
+// A row reduction is never split. A *column* reduction root (a generic
+// that sums over rows, innermost loop parallel: a norm's gamma or beta
+// gradient) is tiled along its rows by an scf.for that carries the sums,
+// with the statistics of each block of rows fused in; when large, its rows
+// are split into a fixed number of partial sums (set by the shape, never
+// by the thread count) on threads, added in a fixed order after. So a
+// result is bitwise the same for any thread count.
 //
 // The pass also marks the combining arith.addf/mulf of every reduction
 // generic `reassoc`: LLVM may then vectorize the reduction loop (partial sums
@@ -99,8 +104,112 @@ namespace {
 struct RowPlan {
   SmallVector<int64_t> tileSizes;
   bool parallel = false;
+  /// A column reduction root: the tiled loops carry its sums (scf.for).
+  bool columns = false;
 };
 } // namespace
+
+/// The op of `generic`'s body that combines the accumulator of `init` with
+/// a new value (`acc + v`), or null when it is not a single addf/mulf.
+static Operation *combinerOf(linalg::GenericOp generic, OpOperand &init) {
+  auto yield = cast<linalg::YieldOp>(generic.getBody()->getTerminator());
+  BlockArgument acc = generic.getMatchingBlockArgument(&init);
+  Value value =
+      yield.getOperand(init.getOperandNumber() - generic.getNumDpsInputs());
+  Operation *combiner = value.getDefiningOp();
+  if (!isa_and_present<arith::AddFOp, arith::MulFOp>(combiner) ||
+      !llvm::is_contained(combiner->getOperands(), acc))
+    return nullptr;
+  return combiner;
+}
+
+/// Tile sizes that take whole blocks along `rows` (a set of loop dims): 1
+/// on every row dim but the innermost one, which takes as many as fit
+/// `tileElements` (a divisor of its size when static, so that the tiles
+/// stay static; 0 = untiled when dynamic). Also returns the static total.
+static SmallVector<int64_t> blockTileSizes(ArrayRef<int64_t> ranges,
+                                           const llvm::SmallDenseSet<unsigned> &rows,
+                                           int64_t tileElements,
+                                           int64_t &total) {
+  int64_t rowElements = 1;
+  unsigned inner = 0;
+  total = 1;
+  for (auto [dim, range] : llvm::enumerate(ranges)) {
+    if (rows.contains(dim)) {
+      inner = std::max<unsigned>(inner, dim);
+    } else {
+      rowElements =
+          ShapedType::isDynamic(range) || ShapedType::isDynamic(rowElements)
+              ? ShapedType::kDynamic
+              : rowElements * range;
+    }
+    total = ShapedType::isDynamic(range) || ShapedType::isDynamic(total)
+                ? ShapedType::kDynamic
+                : total * range;
+  }
+  SmallVector<int64_t> sizes(ranges.size(), 0);
+  for (unsigned dim : rows)
+    sizes[dim] = 1;
+  int64_t innerRange = ranges[inner];
+  if (!ShapedType::isDynamic(rowElements) &&
+      !ShapedType::isDynamic(innerRange) && rowElements > 0) {
+    int64_t want = std::max<int64_t>(1, tileElements / rowElements);
+    for (int64_t t = std::min(want, innerRange); t >= 1; --t) {
+      if (innerRange % t == 0) {
+        sizes[inner] = t;
+        break;
+      }
+    }
+  }
+  return sizes;
+}
+
+/// Threads only for large groups (a fork/join costs microseconds: the same
+/// threshold as rlx-optimize-contractions' contractions) that are in no
+/// loop: inside one (an attention block's scores, in the forall over heads)
+/// a forall would fork a nested parallel region per iteration.
+static bool worthThreads(linalg::LinalgOp root, int64_t total) {
+  return !root->getParentOfType<LoopLikeOpInterface>() &&
+         (ShapedType::isDynamic(total) || total >= (1 << 20));
+}
+
+/// Plans a column reduction root: a linalg.generic on tensors with one
+/// init combined by addf, whose reduction loops are all outside its
+/// innermost loop (parallel: the vector lanes) and are read by every
+/// reduction-derived input (the statistics, then sliced by row blocks, not
+/// recomputed per block). A contraction is rlx-optimize-contractions'.
+static FailureOr<RowPlan> planColumns(linalg::LinalgOp root,
+                                      int64_t tileElements,
+                                      DenseMap<Operation *, bool> &seen) {
+  auto generic = dyn_cast<linalg::GenericOp>(root.getOperation());
+  if (!generic || generic.getNumDpsInits() != 1 || root.getNumLoops() < 2 ||
+      root.getIteratorTypesArray().back() != utils::IteratorType::parallel ||
+      linalg::isaContractionOpInterface(root) ||
+      !isa_and_present<arith::AddFOp>(
+          combinerOf(generic, generic.getDpsInitsMutable()[0])))
+    return failure();
+  SmallVector<unsigned> reductionDims;
+  root.getReductionDims(reductionDims);
+  llvm::SmallDenseSet<unsigned> rows(reductionDims.begin(),
+                                     reductionDims.end());
+  for (OpOperand *input : root.getDpsInputOperands()) {
+    if (!fromReduction(input->get(), seen))
+      continue;
+    AffineMap map = root.getMatchingIndexingMap(input);
+    if (!map.isProjectedPermutation())
+      return failure();
+    for (unsigned dim : reductionDims)
+      if (!map.isFunctionOfDim(dim))
+        return failure();
+  }
+  RowPlan plan;
+  int64_t total;
+  plan.tileSizes = blockTileSizes(root.getStaticLoopRanges(), rows,
+                                  tileElements, total);
+  plan.columns = true;
+  plan.parallel = worthThreads(root, total);
+  return plan;
+}
 
 /// Plans the row tiling of `root`, or fails when it is not the tail of a
 /// row group: an all-parallel linalg op on tensors with static or dynamic
@@ -109,11 +218,12 @@ struct RowPlan {
 static FailureOr<RowPlan> planRows(linalg::LinalgOp root, int64_t tileElements,
                                    int64_t maxFusedOps,
                                    DenseMap<Operation *, bool> &seen) {
-  if (!root.hasPureTensorSemantics() || isReduction(root) ||
-      root.getNumLoops() < 2 || root->hasAttr(kFused) ||
-      !isa<TilingInterface>(root.getOperation()) ||
+  if (!root.hasPureTensorSemantics() || root.getNumLoops() < 2 ||
+      root->hasAttr(kFused) || !isa<TilingInterface>(root.getOperation()) ||
       (maxFusedOps > 0 && !fewProducers(root, maxFusedOps)))
     return failure();
+  if (isReduction(root))
+    return planColumns(root, tileElements, seen);
   for (OpOperand &init : root.getDpsInitsMutable())
     if (!root.getMatchingIndexingMap(&init).isIdentity())
       return failure();
@@ -138,68 +248,120 @@ static FailureOr<RowPlan> planRows(linalg::LinalgOp root, int64_t tileElements,
   if (!rows || rows->empty() || rows->size() == root.getNumLoops())
     return failure();
 
-  // One row per tile on every row dim but the innermost one, which takes as
-  // many rows as fit `tileElements` (a divisor of its size when static, so
-  // that the tiles stay static) — small rows then share a tile instead of
-  // paying a loop iteration and small allocations each.
-  SmallVector<int64_t> ranges = root.getStaticLoopRanges();
-  int64_t rowElements = 1, total = 1;
-  unsigned inner = 0;
-  for (auto [dim, range] : llvm::enumerate(ranges)) {
-    if (rows->contains(dim)) {
-      inner = std::max<unsigned>(inner, dim);
-    } else {
-      rowElements =
-          ShapedType::isDynamic(range) || ShapedType::isDynamic(rowElements)
-              ? ShapedType::kDynamic
-              : rowElements * range;
-    }
-    total = ShapedType::isDynamic(range) || ShapedType::isDynamic(total)
-                ? ShapedType::kDynamic
-                : total * range;
-  }
+  // Small rows share a tile instead of paying a loop iteration and small
+  // allocations each.
   RowPlan plan;
-  plan.tileSizes.assign(ranges.size(), 0);
-  for (unsigned dim : *rows)
-    plan.tileSizes[dim] = 1;
-  int64_t innerRange = ranges[inner];
-  if (!ShapedType::isDynamic(rowElements) &&
-      !ShapedType::isDynamic(innerRange) && rowElements > 0) {
-    int64_t want = std::max<int64_t>(1, tileElements / rowElements);
-    for (int64_t t = std::min(want, innerRange); t >= 1; --t) {
-      if (innerRange % t == 0) {
-        plan.tileSizes[inner] = t;
-        break;
-      }
-    }
-  }
-  // Threads only for large groups (a fork/join costs microseconds: the
-  // same threshold as rlx-optimize-contractions' contractions) that are in
-  // no loop: inside one (an attention block's scores, in the forall over
-  // heads) a forall would fork a nested parallel region per iteration.
-  plan.parallel = !root->getParentOfType<LoopLikeOpInterface>() &&
-                  (ShapedType::isDynamic(total) || total >= (1 << 20));
+  int64_t total;
+  plan.tileSizes = blockTileSizes(root.getStaticLoopRanges(), *rows,
+                                  tileElements, total);
+  plan.parallel = worthThreads(root, total);
   return plan;
+}
+
+/// Splits the scf.for that carries a column root's sums (one iter_arg,
+/// static bounds) into `partials` chunks of its iterations on an
+/// scf.forall, each summing into its own row of a [partials, ...] tensor
+/// from zero, then adds the rows to the loop's init in order 0, 1, ...
+/// (a linalg.reduce). The chunk count is `partials` or a smaller divisor of
+/// the trip count, never the thread count: the result does not depend on
+/// it. Leaves the loop alone when it has no such split.
+static void splitIntoPartials(RewriterBase &rewriter, scf::ForOp loop,
+                              int64_t partials) {
+  std::optional<int64_t> lb = getConstantIntValue(loop.getLowerBound()),
+                         ub = getConstantIntValue(loop.getUpperBound()),
+                         step = getConstantIntValue(loop.getStep());
+  if (loop.getNumRegionIterArgs() != 1 || !lb || !ub || !step || *step <= 0 ||
+      (*ub - *lb) % *step != 0)
+    return;
+  int64_t trips = (*ub - *lb) / *step;
+  while (partials > 1 && (trips % partials != 0 || trips < 2 * partials))
+    partials /= 2;
+  if (partials < 2)
+    return;
+  Value init = loop.getInitArgs()[0];
+  auto accType = dyn_cast<RankedTensorType>(init.getType());
+  if (!accType)
+    return;
+
+  Location loc = loop.getLoc();
+  rewriter.setInsertionPoint(loop);
+  SmallVector<OpFoldResult> accSizes = tensor::getMixedSizes(rewriter, loc, init);
+  SmallVector<OpFoldResult> sizes = {rewriter.getIndexAttr(partials)};
+  sizes.append(accSizes);
+  Value all = tensor::EmptyOp::create(rewriter, loc, sizes,
+                                      accType.getElementType());
+  auto forall = scf::ForallOp::create(
+      rewriter, loc, ArrayRef<OpFoldResult>{rewriter.getIndexAttr(partials)},
+      ValueRange{all}, std::nullopt);
+  Value p = forall.getInductionVars()[0];
+  OpFoldResult zero = rewriter.getIndexAttr(0), one = rewriter.getIndexAttr(1);
+  SmallVector<OpFoldResult> offsets(accType.getRank() + 1, zero),
+      strides(accType.getRank() + 1, one);
+  offsets[0] = p;
+  SmallVector<OpFoldResult> rowSizes = {one};
+  rowSizes.append(accSizes);
+  {
+    OpBuilder::InsertionGuard guard(rewriter);
+    rewriter.setInsertionPoint(forall.getTerminator());
+    Value row = tensor::ExtractSliceOp::create(
+        rewriter, loc, accType, forall.getRegionIterArgs()[0], offsets,
+        rowSizes, strides);
+    Value zeroValue = arith::ConstantOp::create(
+        rewriter, loc, rewriter.getZeroAttr(accType.getElementType()));
+    Value start = linalg::FillOp::create(rewriter, loc, zeroValue, row)
+                      .getResult(0);
+    int64_t chunk = trips / partials * *step;
+    Value lower = arith::AddIOp::create(
+        rewriter, loc,
+        arith::MulIOp::create(
+            rewriter, loc, p,
+            arith::ConstantIndexOp::create(rewriter, loc, chunk)),
+        arith::ConstantIndexOp::create(rewriter, loc, *lb));
+    Value upper = arith::AddIOp::create(
+        rewriter, loc, lower,
+        arith::ConstantIndexOp::create(rewriter, loc, chunk));
+    auto part = cast<scf::ForOp>(rewriter.clone(*loop));
+    part.getLowerBoundMutable().assign(lower);
+    part.getUpperBoundMutable().assign(upper);
+    part.getInitArgsMutable()[0].assign(start);
+    rewriter.setInsertionPointToStart(forall.getTerminator().getBody());
+    tensor::ParallelInsertSliceOp::create(rewriter, loc, part.getResult(0),
+                                          forall.getRegionIterArgs()[0],
+                                          offsets, rowSizes, strides);
+  }
+  SmallVector<int64_t> dims = {0};
+  auto merge = linalg::ReduceOp::create(
+      rewriter, loc, ValueRange{forall.getResult(0)}, ValueRange{init}, dims,
+      [](OpBuilder &b, Location nloc, ValueRange args) {
+        Value sum = arith::AddFOp::create(b, nloc, args[0], args[1]);
+        linalg::YieldOp::create(b, nloc, sum);
+      });
+  merge->setAttr(kFused, rewriter.getUnitAttr());
+  rewriter.replaceOp(loop, merge->getResults());
 }
 
 /// Tiles `root` by rows and fuses its linalg producers into the tile.
 static LogicalResult fuseRows(RewriterBase &rewriter, linalg::LinalgOp root,
-                              const RowPlan &plan) {
+                              const RowPlan &plan, int64_t partials) {
   scf::SCFTilingOptions tiling;
   tiling.setTileSizes(
       getAsIndexOpFoldResult(rewriter.getContext(), plan.tileSizes));
-  tiling.setLoopType(plan.parallel ? scf::SCFTilingOptions::LoopType::ForallOp
-                                   : scf::SCFTilingOptions::LoopType::ForOp);
+  tiling.setLoopType(plan.parallel && !plan.columns
+                         ? scf::SCFTilingOptions::LoopType::ForallOp
+                         : scf::SCFTilingOptions::LoopType::ForOp);
   scf::SCFTileAndFuseOptions options;
   options.setTilingOptions(tiling);
   // Fuse linalg producers (and the tensor.empty/fill of their inits); what
   // is not computed by linalg (function arguments, views, the loops of other
   // stages) is read through slices.
+  // The loops of a column root carry its sums: their init (a fill) must
+  // not be fused, or every block would restart from zero.
   options.setFusionControlFn(
-      [](tensor::ExtractSliceOp, OpResult producer,
-         bool) -> std::optional<scf::SCFTileAndFuseOptions::ControlFnResult> {
+      [&](tensor::ExtractSliceOp slice, OpResult producer,
+          bool) -> std::optional<scf::SCFTileAndFuseOptions::ControlFnResult> {
         Operation *op = producer.getOwner();
-        if (!isa<linalg::LinalgOp, tensor::EmptyOp>(op))
+        if (!isa<linalg::LinalgOp, tensor::EmptyOp>(op) ||
+            (plan.columns && isa<BlockArgument>(slice.getSource())))
           return std::nullopt;
         return scf::SCFTileAndFuseOptions::ControlFnResult{};
       });
@@ -216,6 +378,9 @@ static LogicalResult fuseRows(RewriterBase &rewriter, linalg::LinalgOp root,
     if (it != result->replacements.end())
       rewriter.replaceAllUsesWith(res, it->second);
   }
+  if (plan.columns && plan.parallel && partials > 1 && !result->loops.empty())
+    if (auto loop = dyn_cast<scf::ForOp>(result->loops.front().getOperation()))
+      splitIntoPartials(rewriter, loop, partials);
   return success();
 }
 
@@ -224,14 +389,9 @@ static void reassociateReductions(Operation *root) {
   root->walk([](linalg::GenericOp op) {
     if (!isReduction(op))
       return;
-    auto yield = cast<linalg::YieldOp>(op.getBody()->getTerminator());
     for (OpOperand &init : op.getDpsInitsMutable()) {
-      BlockArgument acc = op.getMatchingBlockArgument(&init);
-      Value value =
-          yield.getOperand(init.getOperandNumber() - op.getNumDpsInputs());
-      Operation *combiner = value.getDefiningOp();
-      if (!isa_and_present<arith::AddFOp, arith::MulFOp>(combiner) ||
-          !llvm::is_contained(combiner->getOperands(), acc))
+      Operation *combiner = combinerOf(op, init);
+      if (!combiner)
         continue;
       auto fm = cast<arith::ArithFastMathInterface>(combiner);
       fm->setAttr(fm.getFastMathAttrName(),
@@ -268,7 +428,7 @@ struct RlxFuseRowsPass : public rlx::impl::RlxFuseRowsBase<RlxFuseRowsPass> {
           });
       if (!root)
         break;
-      if (failed(fuseRows(rewriter, root, *plan))) {
+      if (failed(fuseRows(rewriter, root, *plan, columnPartials))) {
         root->setAttr(kFused, rewriter.getUnitAttr());
         continue;
       }
