@@ -2,7 +2,8 @@
 
 // Dynamic N, i32 labels. m = max_c l and s = sum_c exp(l - m) are two
 // reduction generics; then ONE generic over [N, C] builds
-// (exp(l - m)/s - (c == label)) * d_loss, the one-hot from linalg.index.
+// (exp(l - m) * (1/s) - (c == label)) * d_loss, the one-hot from
+// linalg.index.
 // CHECK-LABEL: func.func @ce_backward
 // CHECK-SAME: (%[[L:.+]]: tensor<?x10xf32>, %[[T:.+]]: tensor<?xi32>, %[[D:.+]]: tensor<?xf32>)
 // CHECK-DAG: %[[ONE:.+]] = arith.constant 1.000000e+00 : f32
@@ -23,7 +24,8 @@
 // CHECK-NEXT: ^bb0(%[[LV:.+]]: f32, %[[MV:.+]]: f32, %[[SV:.+]]: f32, %[[TV:.+]]: i32, %[[DV:.+]]: f32, %{{.+}}: f32):
 // CHECK-NEXT: %[[SUB:.+]] = arith.subf %[[LV]], %[[MV]] : f32
 // CHECK-NEXT: %[[EXP:.+]] = math.exp %[[SUB]] : f32
-// CHECK-NEXT: %[[P:.+]] = arith.divf %[[EXP]], %[[SV]] : f32
+// CHECK-NEXT: %[[RS:.+]] = arith.divf %[[ONE]], %[[SV]] : f32
+// CHECK-NEXT: %[[P:.+]] = arith.mulf %[[EXP]], %[[RS]] : f32
 // CHECK-NEXT: %[[C:.+]] = linalg.index 1 : index
 // CHECK-NEXT: %[[TI:.+]] = arith.index_cast %[[TV]] : i32 to index
 // CHECK-NEXT: %[[EQ:.+]] = arith.cmpi eq, %[[C]], %[[TI]] : index

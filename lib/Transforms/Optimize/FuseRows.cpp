@@ -127,10 +127,10 @@ static Operation *combinerOf(linalg::GenericOp generic, OpOperand &init) {
 /// on every row dim but the innermost one, which takes as many as fit
 /// `tileElements` (a divisor of its size when static, so that the tiles
 /// stay static; 0 = untiled when dynamic). Also returns the static total.
-static SmallVector<int64_t> blockTileSizes(ArrayRef<int64_t> ranges,
-                                           const llvm::SmallDenseSet<unsigned> &rows,
-                                           int64_t tileElements,
-                                           int64_t &total) {
+static SmallVector<int64_t>
+blockTileSizes(ArrayRef<int64_t> ranges,
+               const llvm::SmallDenseSet<unsigned> &rows, int64_t tileElements,
+               int64_t &total) {
   int64_t rowElements = 1;
   unsigned inner = 0;
   total = 1;
@@ -204,8 +204,8 @@ static FailureOr<RowPlan> planColumns(linalg::LinalgOp root,
   }
   RowPlan plan;
   int64_t total;
-  plan.tileSizes = blockTileSizes(root.getStaticLoopRanges(), rows,
-                                  tileElements, total);
+  plan.tileSizes =
+      blockTileSizes(root.getStaticLoopRanges(), rows, tileElements, total);
   plan.columns = true;
   plan.parallel = worthThreads(root, total);
   return plan;
@@ -252,8 +252,8 @@ static FailureOr<RowPlan> planRows(linalg::LinalgOp root, int64_t tileElements,
   // allocations each.
   RowPlan plan;
   int64_t total;
-  plan.tileSizes = blockTileSizes(root.getStaticLoopRanges(), *rows,
-                                  tileElements, total);
+  plan.tileSizes =
+      blockTileSizes(root.getStaticLoopRanges(), *rows, tileElements, total);
   plan.parallel = worthThreads(root, total);
   return plan;
 }
@@ -285,11 +285,12 @@ static void splitIntoPartials(RewriterBase &rewriter, scf::ForOp loop,
 
   Location loc = loop.getLoc();
   rewriter.setInsertionPoint(loop);
-  SmallVector<OpFoldResult> accSizes = tensor::getMixedSizes(rewriter, loc, init);
+  SmallVector<OpFoldResult> accSizes =
+      tensor::getMixedSizes(rewriter, loc, init);
   SmallVector<OpFoldResult> sizes = {rewriter.getIndexAttr(partials)};
   sizes.append(accSizes);
-  Value all = tensor::EmptyOp::create(rewriter, loc, sizes,
-                                      accType.getElementType());
+  Value all =
+      tensor::EmptyOp::create(rewriter, loc, sizes, accType.getElementType());
   auto forall = scf::ForallOp::create(
       rewriter, loc, ArrayRef<OpFoldResult>{rewriter.getIndexAttr(partials)},
       ValueRange{all}, std::nullopt);
@@ -303,13 +304,13 @@ static void splitIntoPartials(RewriterBase &rewriter, scf::ForOp loop,
   {
     OpBuilder::InsertionGuard guard(rewriter);
     rewriter.setInsertionPoint(forall.getTerminator());
-    Value row = tensor::ExtractSliceOp::create(
-        rewriter, loc, accType, forall.getRegionIterArgs()[0], offsets,
-        rowSizes, strides);
+    Value row = tensor::ExtractSliceOp::create(rewriter, loc, accType,
+                                               forall.getRegionIterArgs()[0],
+                                               offsets, rowSizes, strides);
     Value zeroValue = arith::ConstantOp::create(
         rewriter, loc, rewriter.getZeroAttr(accType.getElementType()));
-    Value start = linalg::FillOp::create(rewriter, loc, zeroValue, row)
-                      .getResult(0);
+    Value start =
+        linalg::FillOp::create(rewriter, loc, zeroValue, row).getResult(0);
     int64_t chunk = trips / partials * *step;
     Value lower = arith::AddIOp::create(
         rewriter, loc,

@@ -10,7 +10,7 @@
 //   log_softmax_backward:   (s, g) = sum(e, dy)
 //                           dx = dy - e/s * g
 //   softmax_cross_entropy_backward:
-//     dlogits[n, c] = (exp(l - m[n]) / s[n] - (c == labels[n])) * d_loss[n]
+//     dlogits[n, c] = (exp(l - m[n]) * (1/s[n]) - (c == labels[n])) * d_loss[n]
 //     (the one-hot term compares the class index with the label)
 //
 //===----------------------------------------------------------------------===//
@@ -26,7 +26,7 @@ using namespace mlir;
 using namespace mlir::rlx;
 
 /// m = max_c logits, s = sum_c exp(logits - m), then one generic over
-/// [N, C]: (exp(l - m)/s - select(c == label, 1, 0)) * d_loss. A label
+/// [N, C]: (exp(l - m) * (1/s) - select(c == label, 1, 0)) * d_loss. A label
 /// outside [0, C) never equals c, so it contributes no one-hot term.
 static FailureOr<SmallVector<Value>>
 decomposeSoftmaxCrossEntropyBackward(RewriterBase &rewriter,
@@ -40,8 +40,11 @@ decomposeSoftmaxCrossEntropyBackward(RewriterBase &rewriter,
       rewriter, loc, {logits}, {m, s, op.getLabels(), op.getDLoss()}, {1},
       [](OpBuilder &b, Location l, ValueRange args) -> Value {
         Type t = args[0].getType();
-        Value p = arith::DivFOp::create(
-            b, l, buildShiftedExp(b, l, args[0], args[1]), args[2]);
+        // e * (1/s), not e / s: 1/s is of the row's scalar s (a scalar
+        // divide per vector once vectorized), e / s a divide per element.
+        Value p = arith::MulFOp::create(
+            b, l, buildShiftedExp(b, l, args[0], args[1]),
+            arith::DivFOp::create(b, l, floatConst(b, l, t, 1.0), args[2]));
         Value oneHot = arith::SelectOp::create(
             b, l, buildIsLabel(b, l, 1, args[3]), floatConst(b, l, t, 1.0),
             floatConst(b, l, t, 0.0));
