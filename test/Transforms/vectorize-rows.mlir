@@ -1,6 +1,8 @@
 // RUN: rlx-opt %s --split-input-file --rlx-vectorize-rows='vector-bits=512' | FileCheck %s
 // RUN: rlx-opt %s --split-input-file --rlx-vectorize-rows='vector-bits=512 parallel-rows=0' \
 // RUN:   | FileCheck %s --check-prefix=SEQ
+// RUN: rlx-opt %s --split-input-file --rlx-vectorize-rows='vector-bits=512 reduction-vectors=1' \
+// RUN:   | FileCheck %s --check-prefix=ONE
 // RUN: rlx-opt %s --split-input-file --rlx-vectorize-rows='vector-bits=512' \
 // RUN:   --one-shot-bufferize='bufferize-function-boundaries function-boundary-type-conversion=identity-layout-map' \
 // RUN:   | FileCheck %s --check-prefix=BUF
@@ -60,21 +62,24 @@ func.func @row_sum(%x: tensor<4x?xf64>) -> tensor<4xf64> {
 // Two row sums of one generic whose inits share a fill (as in the layer
 // norm gradient): each gets its own fill (a shared one would be copied), and
 // the tile loop carries both partial sums as vector iter_args, with no
-// tensor (no buffer) inside it or per row.
+// tensor (no buffer) inside it or per row. Each sum is 2 vectors of 16
+// (reduction-vectors 4 over 2 sums: 4 independent add chains).
 // CHECK-LABEL: func.func @two_sums
 // CHECK-COUNT-2: linalg.fill
 // CHECK: scf.for
 // CHECK-NOT: tensor.empty
-// CHECK: scf.for {{.*}} iter_args(%[[A:.+]] = %{{.+}}, %[[B:.+]] = %{{.+}}) -> (vector<16xf32>, vector<16xf32>)
+// CHECK: scf.for {{.*}} step %c32 iter_args(%[[A:.+]] = %{{.+}}, %[[B:.+]] = %{{.+}}) -> (vector<32xf32>, vector<32xf32>)
 // CHECK-NOT: tensor.empty
-// CHECK-DAG: arith.addf %[[A]], {{.*}} : vector<16xf32>
-// CHECK-DAG: arith.addf %[[B]], {{.*}} : vector<16xf32>
+// CHECK-DAG: arith.addf %[[A]], {{.*}} : vector<32xf32>
+// CHECK-DAG: arith.addf %[[B]], {{.*}} : vector<32xf32>
 // CHECK-NOT: tensor.empty
-// CHECK: scf.yield {{.*}} : vector<16xf32>, vector<16xf32>
+// CHECK: scf.yield {{.*}} : vector<32xf32>, vector<32xf32>
 // CHECK-NOT: tensor.empty
-// CHECK-COUNT-2: vector.reduction <add>, {{.*}} : vector<16xf32> into f32
+// CHECK-COUNT-2: vector.reduction <add>, {{.*}} : vector<32xf32> into f32
 // CHECK-NOT: tensor.empty
 // CHECK: return
+// ONE-LABEL: func.func @two_sums
+// ONE: scf.for {{.*}} step %c16 iter_args({{.*}}) -> (vector<16xf32>, vector<16xf32>)
 // BUF-LABEL: func.func @two_sums
 // BUF-COUNT-2: memref.alloc()
 // BUF-NOT: memref.alloc
@@ -95,18 +100,24 @@ func.func @two_sums(%x: tensor<8x256xf32>, %y: tensor<8x256xf32>) -> (tensor<8xf
 
 // -----
 
-// A static row length that is not a multiple of V (1000 = 62 x 16 + 8): the
-// remainder is split off in the same row iteration and continues the sum
-// after the horizontal reduction (no partial update of the 16 sums, which
-// would need a tensor per row).
+// A static row length that is not a multiple of the tile: the remainder is
+// split off in the same row iteration and continues the sum after the
+// horizontal reduction (no partial update of the partial sums, which would
+// need a tensor per row). One sum: 4 vectors of 16 partial sums (1000 =
+// 15 x 64 + 40); with reduction-vectors=1, one (1000 = 62 x 16 + 8).
 // CHECK-LABEL: func.func @row_sum_remainder
 // CHECK: scf.for
 // CHECK-NOT: tensor.empty
-// CHECK: scf.for {{.*}} to %c992 step %c16 iter_args({{.*}}) -> (vector<16xf32>)
-// CHECK: %[[MAIN:.+]] = vector.reduction <add>, {{.*}} : vector<16xf32> into f32
+// CHECK: scf.for {{.*}} to %c960 step %c64 iter_args({{.*}}) -> (vector<64xf32>)
+// CHECK: %[[MAIN:.+]] = vector.reduction <add>, {{.*}} : vector<64xf32> into f32
 // CHECK-NOT: tensor.empty
-// CHECK: vector.reduction <add>, %{{.+}}, %[[MAIN]] : vector<8xf32> into f32
+// CHECK: vector.reduction <add>, %{{.+}}, %[[MAIN]] : vector<40xf32> into f32
 // CHECK: return
+// ONE-LABEL: func.func @row_sum_remainder
+// ONE: scf.for {{.*}} to %c992 step %c16 iter_args({{.*}}) -> (vector<16xf32>)
+// ONE: %[[MAIN:.+]] = vector.reduction <add>, {{.*}} : vector<16xf32> into f32
+// ONE: vector.reduction <add>, %{{.+}}, %[[MAIN]] : vector<8xf32> into f32
+// ONE: return
 func.func @row_sum_remainder(%x: tensor<4x1000xf32>) -> tensor<4xf32> {
   %z = arith.constant 0.0 : f32
   %e = tensor.empty() : tensor<4xf32>
@@ -138,13 +149,13 @@ func.func @transposed(%x: tensor<64x64xf32>) -> tensor<64x64xf32> {
 // -----
 
 // A row sum over 512 x 256 (at least parallel-min-elements iterations, rows
-// parallel): one scf.forall over the rows, each row's 16 partial sums in a
-// register across its tile loop. The rows are independent, so a result does
-// not depend on the thread count.
+// parallel): one scf.forall over the rows, each row's 64 partial sums in
+// registers across its tile loop. The rows are independent, so a result
+// does not depend on the thread count.
 // CHECK-LABEL: func.func @row_sum_parallel
 // CHECK: scf.forall
-// CHECK: scf.for {{.*}} iter_args({{.*}}) -> (vector<16xf32>)
-// CHECK: vector.reduction <add>, {{.*}} : vector<16xf32> into f32
+// CHECK: scf.for {{.*}} iter_args({{.*}}) -> (vector<64xf32>)
+// CHECK: vector.reduction <add>, {{.*}} : vector<64xf32> into f32
 // CHECK: tensor.parallel_insert_slice
 // SEQ-LABEL: func.func @row_sum_parallel
 // SEQ-NOT: scf.forall
@@ -165,8 +176,8 @@ func.func @row_sum_parallel(%x: tensor<512x256xf32>) -> tensor<512xf32> {
 
 // A column sum (the gamma gradient of a norm: rows reduced, columns kept)
 // is vectorized along its columns, but its loop over the rows reduces, so it
-// stays sequential (split across threads it would need partial results
-// combined in a thread-count dependent order).
+// stays sequential here (rlx-fuse-rows splits a large one into a fixed
+// number of partial sums; this pass never splits by the thread count).
 // CHECK-LABEL: func.func @column_sum
 // CHECK-NOT: scf.forall
 // CHECK: scf.for
