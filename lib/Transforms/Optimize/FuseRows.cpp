@@ -173,6 +173,31 @@ static bool worthThreads(linalg::LinalgOp root, int64_t total) {
          (ShapedType::isDynamic(total) || total >= (1 << 20));
 }
 
+using DimSet = llvm::SmallDenseSet<unsigned>;
+
+/// The loop dims through which `root` reads its reduction-derived operands
+/// (the statistics): the intersection of their dims, nullopt when it reads
+/// none, failure when one is not read through a projection of the loops.
+static FailureOr<std::optional<DimSet>>
+statisticsDims(linalg::LinalgOp root, DenseMap<Operation *, bool> &seen) {
+  std::optional<DimSet> rows;
+  for (OpOperand *input : root.getDpsInputOperands()) {
+    if (!fromReduction(input->get(), seen))
+      continue;
+    AffineMap map = root.getMatchingIndexingMap(input);
+    if (!map.isProjectedPermutation())
+      return failure();
+    DimSet dims;
+    for (AffineExpr e : map.getResults())
+      dims.insert(cast<AffineDimExpr>(e).getPosition());
+    if (!rows)
+      rows = dims;
+    else
+      llvm::set_intersect(*rows, dims);
+  }
+  return rows;
+}
+
 /// Plans a column reduction root: a linalg.generic on tensors with one
 /// init combined by addf, whose reduction loops are all outside its
 /// innermost loop (parallel: the vector lanes) and are read by every
@@ -192,16 +217,12 @@ static FailureOr<RowPlan> planColumns(linalg::LinalgOp root,
   root.getReductionDims(reductionDims);
   llvm::SmallDenseSet<unsigned> rows(reductionDims.begin(),
                                      reductionDims.end());
-  for (OpOperand *input : root.getDpsInputOperands()) {
-    if (!fromReduction(input->get(), seen))
-      continue;
-    AffineMap map = root.getMatchingIndexingMap(input);
-    if (!map.isProjectedPermutation())
-      return failure();
-    for (unsigned dim : reductionDims)
-      if (!map.isFunctionOfDim(dim))
-        return failure();
-  }
+  FailureOr<std::optional<DimSet>> stats = statisticsDims(root, seen);
+  if (failed(stats) ||
+      (*stats && !llvm::all_of(reductionDims, [&](unsigned dim) {
+        return (*stats)->contains(dim);
+      })))
+    return failure();
   RowPlan plan;
   int64_t total;
   plan.tileSizes =
@@ -227,23 +248,10 @@ static FailureOr<RowPlan> planRows(linalg::LinalgOp root, int64_t tileElements,
   for (OpOperand &init : root.getDpsInitsMutable())
     if (!root.getMatchingIndexingMap(&init).isIdentity())
       return failure();
-  // The dims through which the statistics are read: the intersection over
-  // the reduction-derived operands (each a projection of the loops).
-  std::optional<llvm::SmallDenseSet<unsigned>> rows;
-  for (OpOperand *input : root.getDpsInputOperands()) {
-    if (!fromReduction(input->get(), seen))
-      continue;
-    AffineMap map = root.getMatchingIndexingMap(input);
-    if (!map.isProjectedPermutation())
-      return failure();
-    llvm::SmallDenseSet<unsigned> dims;
-    for (AffineExpr e : map.getResults())
-      dims.insert(cast<AffineDimExpr>(e).getPosition());
-    if (!rows)
-      rows = dims;
-    else
-      llvm::set_intersect(*rows, dims);
-  }
+  FailureOr<std::optional<DimSet>> stats = statisticsDims(root, seen);
+  if (failed(stats))
+    return failure();
+  std::optional<DimSet> rows = *stats;
   // A full reduction (a scalar statistic) has no row to tile by.
   if (!rows || rows->empty() || rows->size() == root.getNumLoops())
     return failure();
