@@ -162,3 +162,43 @@ func.func @conv(%x: tensor<2x8x10x12xf32>, %w: tensor<16x8x3x3xf32>) -> tensor<2
   %y = rlx.conv2d %x, %w {padding = array<i64: 1, 1>} : tensor<2x8x10x12xf32>, tensor<16x8x3x3xf32> -> tensor<2x16x10x12xf32>
   return %y : tensor<2x16x10x12xf32>
 }
+
+// -----
+
+// A depthwise convolution (one channel per group): each block of C is a
+// whole (n, c) plane, so that the zero padding of the plane and the fill of
+// its output are made inside the block, on its thread and in cache, instead
+// of serial passes over the whole padded input and output before the loop.
+// The padded plane is then a static tile, and its rows are shared by the
+// output rows of the plane (an scf.for inside the block).
+// CHECK-LABEL: func.func @depthwise
+// CHECK-NOT: tensor.pad
+// CHECK-NOT: linalg.fill
+// CHECK: scf.forall (%[[N:.*]], %[[C:.*]]) in (4, 32)
+// CHECK: tensor.extract_slice %{{.*}}[%[[N]], %[[C]], 0, 0] [1, 1, 32, 32]
+// CHECK: tensor.pad
+// CHECK: } : tensor<1x1x32x32xf32> to tensor<1x1x34x34xf32>
+// CHECK: linalg.fill {{.*}} -> tensor<1x1x1x32x32xf32>
+// CHECK: scf.for %{{.*}} = %c0 to %c32 step %c1
+// CHECK: vector.fma
+// CHECK: scf.forall.in_parallel
+func.func @depthwise(%x: tensor<4x32x32x32xf32>, %w: tensor<32x1x3x3xf32>) -> tensor<4x32x32x32xf32> {
+  %y = rlx.conv2d %x, %w {padding = array<i64: 1, 1>, groups = 32 : i64} : tensor<4x32x32x32xf32>, tensor<32x1x3x3xf32> -> tensor<4x32x32x32xf32>
+  return %y : tensor<4x32x32x32xf32>
+}
+
+// -----
+
+// A dense convolution's padded input is not copied per block (all its
+// channels, once per block of output channels): the padding stays one
+// tensor.pad before the blocks; only the fill of C moves into them.
+// CHECK-LABEL: func.func @dense_padding
+// CHECK: tensor.pad
+// CHECK: scf.forall
+// CHECK-NOT: tensor.pad
+// CHECK: linalg.fill
+// CHECK: scf.forall.in_parallel
+func.func @dense_padding(%x: tensor<4x32x32x32xf32>, %w: tensor<32x32x3x3xf32>) -> tensor<4x32x32x32xf32> {
+  %y = rlx.conv2d %x, %w {padding = array<i64: 1, 1>} : tensor<4x32x32x32xf32>, tensor<32x32x3x3xf32> -> tensor<4x32x32x32xf32>
+  return %y : tensor<4x32x32x32xf32>
+}

@@ -433,6 +433,42 @@ tile(RewriterBase &rewriter, linalg::LinalgOp op, ArrayRef<int64_t> sizes,
   return result;
 }
 
+/// Tiles `op` into blocks of C (`sizes`, no reduction dim tiled) with the
+/// fill of C, and with `fusePad` the padding of B (tensor.pad), fused into
+/// each block: each block zeroes its own C tile and pads the part of the
+/// input it reads, in cache and on its own thread, instead of serial passes
+/// over the whole of C and the padded copy before the loop. Returns the
+/// tiled contraction.
+static FailureOr<linalg::LinalgOp> tileBlocksFusingPadding(
+    RewriterBase &rewriter, linalg::LinalgOp op, ArrayRef<int64_t> sizes,
+    scf::SCFTilingOptions::LoopType loopType, bool fusePad) {
+  scf::SCFTilingOptions tiling;
+  tiling.setTileSizes(getAsIndexOpFoldResult(op.getContext(), sizes));
+  tiling.setLoopType(loopType);
+  scf::SCFTileAndFuseOptions options;
+  options.setTilingOptions(tiling);
+  options.setFusionControlFn(
+      [&](tensor::ExtractSliceOp, OpResult producer,
+          bool) -> std::optional<scf::SCFTileAndFuseOptions::ControlFnResult> {
+        Operation *owner = producer.getOwner();
+        if (!isa<linalg::FillOp>(owner) &&
+            !(fusePad && isa<tensor::PadOp>(owner)))
+          return std::nullopt;
+        return scf::SCFTileAndFuseOptions::ControlFnResult{};
+      });
+  rewriter.setInsertionPoint(op);
+  FailureOr<scf::SCFTileAndFuseResult> result =
+      scf::tileConsumerAndFuseProducersUsingSCF(
+          rewriter, cast<TilingInterface>(op.getOperation()), options);
+  if (failed(result))
+    return failure();
+  for (OpResult res : op->getResults())
+    if (auto it = result->replacements.find(res);
+        it != result->replacements.end())
+      rewriter.replaceAllUsesWith(res, it->second);
+  return cast<linalg::LinalgOp>(result->tiledAndFusedOps.front());
+}
+
 /// Copies the operand `index` of the KC-block op `op` (a static slice of a
 /// plain-indexed operand) into a buffer whose rows are `pad` elements longer,
 /// allocated once before `kLoop`: the micro-kernel then walks rows whose
@@ -465,12 +501,85 @@ static void packOperand(RewriterBase &rewriter, linalg::LinalgOp op,
                            [&] { op.getDpsInputOperand(index)->set(copy); });
 }
 
+/// The batch dims to widen from 1 to their whole extent in the blocks of C,
+/// so that each block reads B's padding (a tensor.pad) as one static slice
+/// small enough to pad in cache: a depthwise convolution's plane, whose
+/// padded rows the output rows of the plane share. Empty when B is not
+/// padded, a padded dim is read through a tiled n or m, the slice would be
+/// large (a dense convolution's padded input, all its channels, is not
+/// copied once per block of output channels), or too few blocks are left
+/// for the threads.
+static SmallVector<unsigned> planeDims(linalg::LinalgOp op,
+                                       const ContractionPlan &plan,
+                                       ArrayRef<int64_t> outer,
+                                       int64_t threads) {
+  auto pad = op.getDpsInputs()[plan.bIndex].getDefiningOp<tensor::PadOp>();
+  if (!pad || !pad.getResultType().hasStaticShape() ||
+      !pad.getConstantPaddingValue())
+    return {};
+  SmallVector<int64_t> ranges = op.getStaticLoopRanges();
+  if (llvm::any_of(ranges, ShapedType::isDynamic))
+    return {};
+  AffineMap bMap =
+      op.getMatchingIndexingMap(op.getDpsInputOperand(plan.bIndex));
+  std::optional<SmallVector<int64_t>> low = getConstantIntValues(
+                                          pad.getMixedLowPad()),
+                                      high = getConstantIntValues(
+                                          pad.getMixedHighPad());
+  if (!low || !high)
+    return {};
+  SmallVector<int64_t> block(outer);
+  SmallVector<unsigned> widened;
+  for (unsigned r = 0; r < bMap.getNumResults(); ++r) {
+    if ((*low)[r] == 0 && (*high)[r] == 0)
+      continue;
+    for (unsigned d = 0; d < op.getNumLoops(); ++d) {
+      if (!bMap.getResult(r).isFunctionOfDim(d) ||
+          llvm::is_contained(plan.kDims, d))
+        continue;
+      if (!llvm::is_contained(plan.batchDims, d)) {
+        if (outer[d] != ranges[d])
+          return {};
+        continue;
+      }
+      if (block[d] != ranges[d]) {
+        block[d] = ranges[d];
+        widened.push_back(d);
+      }
+    }
+  }
+  if (widened.empty())
+    return {};
+  // The elements of B one block reads.
+  int64_t elements = 1;
+  for (AffineExpr e : bMap.getResults()) {
+    int64_t extent = 1;
+    for (unsigned d = 0; d < op.getNumLoops(); ++d) {
+      std::optional<int64_t> c = coefficientOf(e, d);
+      if (!c)
+        return {};
+      int64_t size = llvm::is_contained(plan.kDims, d) || block[d] == 0
+                         ? ranges[d]
+                         : block[d];
+      extent += *c * (size - 1);
+    }
+    elements *= extent;
+  }
+  int64_t blocks = 1;
+  for (unsigned d = 0; d < op.getNumLoops(); ++d)
+    if (!llvm::is_contained(plan.kDims, d) && block[d] > 0)
+      blocks *= llvm::divideCeil(ranges[d], block[d]);
+  if (elements > 16384 || blocks < 4 * threads)
+    return {};
+  return widened;
+}
+
 /// Tiles one contraction into the loop nest of the file comment, leaving
 /// marked MR x NR tiles (static except at dynamic edges).
 static LogicalResult tileContraction(RewriterBase &rewriter,
                                      linalg::LinalgOp op,
-                                     const ContractionPlan &plan,
-                                     bool parallel) {
+                                     const ContractionPlan &plan, bool parallel,
+                                     int64_t threads) {
   unsigned numLoops = op.getNumLoops();
   op->setAttr(kMarker, rewriter.getUnitAttr());
 
@@ -480,13 +589,17 @@ static LogicalResult tileContraction(RewriterBase &rewriter,
     outer[d] = 1;
   outer[plan.mDim] = plan.mc;
   outer[plan.nDim] = plan.nc;
-  FailureOr<scf::SCFTilingResult> blocks =
-      tile(rewriter, op, outer,
-           parallel ? scf::SCFTilingOptions::LoopType::ForallOp
-                    : scf::SCFTilingOptions::LoopType::ForOp);
+  SmallVector<unsigned> planes = planeDims(op, plan, outer, threads);
+  for (unsigned d : planes)
+    outer[d] = op.getStaticLoopRanges()[d];
+  FailureOr<linalg::LinalgOp> blocks = tileBlocksFusingPadding(
+      rewriter, op, outer,
+      parallel ? scf::SCFTilingOptions::LoopType::ForallOp
+               : scf::SCFTilingOptions::LoopType::ForOp,
+      !planes.empty());
   if (failed(blocks))
     return failure();
-  auto tiled = cast<linalg::LinalgOp>(blocks->tiledOps.back());
+  linalg::LinalgOp tiled = *blocks;
 
   // Level 2: the reduction in KC blocks.
   if (plan.kc) {
@@ -508,6 +621,8 @@ static LogicalResult tileContraction(RewriterBase &rewriter,
   SmallVector<int64_t> micro(numLoops, 0);
   micro[plan.mDim] = plan.mr;
   micro[plan.nDim] = plan.nr;
+  for (unsigned d : planes)
+    micro[d] = 1;
   SmallVector<int64_t> interchange = {plan.nDim, plan.mDim};
   for (unsigned d = 0; d < numLoops; ++d)
     if (d != plan.nDim && d != plan.mDim)
@@ -743,7 +858,7 @@ struct RlxOptimizeContractionsPass
       // Nor inside a loop that is already parallel (attention's heads).
       bool threaded = parallel && work >= (1 << 20) &&
                       !op->getParentOfType<scf::ForallOp>();
-      if (failed(tileContraction(rewriter, op, *plan, threaded)))
+      if (failed(tileContraction(rewriter, op, *plan, threaded, threads)))
         continue;
       canonicalizeTiles(root);
       SmallVector<linalg::LinalgOp> tiles;

@@ -3,6 +3,7 @@
 #include "RlxAD/Transforms/Passes.h"
 
 #include "mlir/Conversion/Passes.h"
+#include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/Arith/Transforms/Passes.h"
 #include "mlir/Dialect/Bufferization/Pipelines/Passes.h"
 #include "mlir/Dialect/Bufferization/Transforms/Passes.h"
@@ -10,7 +11,9 @@
 #include "mlir/Dialect/Linalg/Passes.h"
 #include "mlir/Dialect/MemRef/IR/MemRef.h"
 #include "mlir/Dialect/MemRef/Transforms/Passes.h"
+#include "mlir/Dialect/SCF/IR/SCF.h"
 #include "mlir/Dialect/SCF/Transforms/Passes.h"
+#include "mlir/Dialect/Vector/IR/VectorOps.h"
 #include "mlir/Pass/PassManager.h"
 #include "mlir/Pass/PassRegistry.h"
 #include "mlir/Transforms/Passes.h"
@@ -18,19 +21,73 @@
 using namespace mlir;
 using namespace mlir::rlx;
 
+/// `op` as loops over its rows that copy each row with vector loads and
+/// stores (chunks of kChunk elements and one remainder vector), when its
+/// shape is static and both rows have unit stride. LLVM fully unrolled the
+/// scalar loops of a short row (a depthwise convolution's padded 56-wide
+/// plane) and then left them scalar: it cannot prove that the two views do
+/// not overlap.
+static bool copyRowsAsVectors(RewriterBase &rewriter, memref::CopyOp op) {
+  constexpr int64_t kChunk = 64;
+  auto source = cast<MemRefType>(op.getSource().getType());
+  auto target = cast<MemRefType>(op.getTarget().getType());
+  Type element = source.getElementType();
+  if (!source.hasStaticShape() || !element.isIntOrFloat() ||
+      !source.isLastDimUnitStride() || !target.isLastDimUnitStride() ||
+      source.getShape().back() < 2)
+    return false;
+  int64_t width = source.getShape().back();
+  Location loc = op.getLoc();
+  rewriter.setInsertionPoint(op);
+  auto index = [&](int64_t v) {
+    return arith::ConstantIndexOp::create(rewriter, loc, v).getResult();
+  };
+  SmallVector<Value> lbs, ubs, steps;
+  for (int64_t d : source.getShape().drop_back()) {
+    lbs.push_back(index(0));
+    ubs.push_back(index(d));
+    steps.push_back(index(1));
+  }
+  int64_t whole = width / kChunk * kChunk;
+  scf::buildLoopNest(
+      rewriter, loc, lbs, ubs, steps,
+      [&](OpBuilder &b, Location l, ValueRange rows) {
+        auto copyAt = [&](OpBuilder &b, Value column, int64_t size) {
+          SmallVector<Value> at(rows);
+          at.push_back(column);
+          Value v = vector::LoadOp::create(
+              b, l, VectorType::get({size}, element), op.getSource(), at);
+          vector::StoreOp::create(b, l, v, op.getTarget(), at);
+        };
+        if (whole > 0)
+          scf::ForOp::create(
+              b, l, index(0), index(whole), index(kChunk), ValueRange{},
+              [&](OpBuilder &b, Location, Value column, ValueRange) {
+                copyAt(b, column, kChunk);
+                scf::YieldOp::create(b, l);
+              });
+        if (width > whole)
+          copyAt(b, index(whole), width - whole);
+      });
+  rewriter.eraseOp(op);
+  return true;
+}
+
 namespace {
 /// A memref.copy between memrefs that are not both contiguous lowers to a
 /// call of the runtime's generic memrefCopy, which computes every element's
 /// address on its own (~10x slower than a loop): the strided copies of
 /// tensor.pad and insert_slice (conv padding, stride phases, im2col) become
-/// linalg.copy instead, that is loops that LLVM vectorizes. Contiguous copies
-/// stay memref.copy (a memcpy).
+/// vector row copies (copyRowsAsVectors) or, when that does not apply,
+/// linalg.copy, that is loops that LLVM vectorizes. Contiguous copies stay
+/// memref.copy (a memcpy).
 struct StridedCopyToLoopsPass
     : public PassWrapper<StridedCopyToLoopsPass, OperationPass<>> {
   MLIR_DEFINE_EXPLICIT_INTERNAL_INLINE_TYPE_ID(StridedCopyToLoopsPass)
   StringRef getArgument() const override { return "rlx-strided-copy-to-loops"; }
   void getDependentDialects(DialectRegistry &registry) const override {
-    registry.insert<linalg::LinalgDialect>();
+    registry.insert<arith::ArithDialect, linalg::LinalgDialect, scf::SCFDialect,
+                    vector::VectorDialect>();
   }
   void runOnOperation() override {
     SmallVector<memref::CopyOp> copies;
@@ -41,6 +98,8 @@ struct StridedCopyToLoopsPass
       auto target = dyn_cast<MemRefType>(op.getTarget().getType());
       if (!source || !target || source.getRank() == 0 ||
           (source.getLayout().isIdentity() && target.getLayout().isIdentity()))
+        continue;
+      if (copyRowsAsVectors(rewriter, op))
         continue;
       rewriter.setInsertionPoint(op);
       linalg::CopyOp::create(rewriter, op.getLoc(), op.getSource(),
