@@ -26,6 +26,12 @@ CASES = [
     ("groups2", 3, 4, 4, (6, 6), (3, 3), (1, 1), (1, 1), (1, 1), 2, False),
     ("depthwise", 2, 4, 4, (7, 7), (3, 3), (2, 2), (1, 1), (1, 1), 4, False),
     ("depthwise_x2", 2, 3, 6, (6, 5), (2, 3), (1, 1), (0, 1), (1, 1), 3, False),
+    # 32 (n, c) planes, enough blocks for up to 8 threads: rlx-optimize-
+    # contractions makes each block a whole plane and pads it in the block.
+    ("depthwise_planes", 2, 16, 16, (9, 11), (3, 3), (1, 1), (1, 1), (1, 1),
+     16, False),
+    ("depthwise_planes_s2", 2, 16, 16, (10, 9), (3, 3), (2, 2), (1, 0),
+     (1, 1), 16, False),
     ("kernel1x1", 2, 5, 3, (6, 6), (1, 1), (1, 1), (0, 0), (1, 1), 1, False),
     ("kernel1x1_stride2", 1, 3, 2, (7, 6), (1, 1), (2, 2), (0, 0), (1, 1), 1, False),
     # padding > d(k-1): the outer dy rows only ever saw padding.

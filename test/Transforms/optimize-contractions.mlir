@@ -190,15 +190,25 @@ func.func @depthwise(%x: tensor<4x32x32x32xf32>, %w: tensor<32x1x3x3xf32>) -> te
 // -----
 
 // A dense convolution's padded input is not copied per block (all its
-// channels, once per block of output channels): the padding stays one
-// tensor.pad before the blocks; only the fill of C moves into them.
+// channels, once per block of output channels): it is padded once before
+// the blocks, and only the fill of C moves into them. That padding (over
+// 2^18 elements) is an scf.forall over the (n, c) planes, each filling its
+// plane and copying the input's plane into the interior.
 // CHECK-LABEL: func.func @dense_padding
-// CHECK: tensor.pad
+// CHECK-NOT: tensor.pad
+// CHECK: %[[EMPTY:.*]] = tensor.empty() : tensor<4x32x50x50xf32>
+// CHECK: %[[PADDED:.*]] = scf.forall (%[[N:.*]], %[[C:.*]]) in (4, 32) shared_outs(%[[OUT:.*]] = %[[EMPTY]])
+// CHECK: %[[PLANE:.*]] = tensor.extract_slice %[[OUT]][%[[N]], %[[C]], 0, 0] [1, 1, 50, 50]
+// CHECK: %[[ZERO:.*]] = linalg.fill {{.*}} outs(%[[PLANE]]
+// CHECK: %[[IN:.*]] = tensor.extract_slice %{{.*}}[%[[N]], %[[C]], 0, 0] [1, 1, 48, 48]
+// CHECK: %[[DONE:.*]] = tensor.insert_slice %[[IN]] into %[[ZERO]][0, 0, 1, 1] [1, 1, 48, 48]
+// CHECK: tensor.parallel_insert_slice %[[DONE]] into %[[OUT]][%[[N]], %[[C]], 0, 0] [1, 1, 50, 50]
 // CHECK: scf.forall
 // CHECK-NOT: tensor.pad
+// CHECK: tensor.extract_slice %[[PADDED]]
 // CHECK: linalg.fill
 // CHECK: scf.forall.in_parallel
-func.func @dense_padding(%x: tensor<4x32x32x32xf32>, %w: tensor<32x32x3x3xf32>) -> tensor<4x32x32x32xf32> {
-  %y = rlx.conv2d %x, %w {padding = array<i64: 1, 1>} : tensor<4x32x32x32xf32>, tensor<32x32x3x3xf32> -> tensor<4x32x32x32xf32>
-  return %y : tensor<4x32x32x32xf32>
+func.func @dense_padding(%x: tensor<4x32x48x48xf32>, %w: tensor<32x32x3x3xf32>) -> tensor<4x32x48x48xf32> {
+  %y = rlx.conv2d %x, %w {padding = array<i64: 1, 1>} : tensor<4x32x48x48xf32>, tensor<32x32x3x3xf32> -> tensor<4x32x48x48xf32>
+  return %y : tensor<4x32x48x48xf32>
 }
