@@ -212,3 +212,27 @@ func.func @dense_padding(%x: tensor<4x32x48x48xf32>, %w: tensor<32x32x3x3xf32>) 
   %y = rlx.conv2d %x, %w {padding = array<i64: 1, 1>} : tensor<4x32x48x48xf32>, tensor<32x32x3x3xf32> -> tensor<4x32x48x48xf32>
   return %y : tensor<4x32x48x48xf32>
 }
+
+// -----
+
+// A large transpose outside any loop (the copy of a weight gradient's dy
+// into a layout with n last) is an scf.forall over its leading result dims;
+// [n, c, h, w] -> [n, h, w, c] swaps the last two dims, so each (n, h) tile
+// is cut into 16x16 squares that are vectorized (a transposed read of
+// registers; the scalar loops gathered every element). 40 = 2*16 + 8: the
+// edge squares are peeled and 8x16.
+// CHECK-LABEL: func.func @transpose
+// CHECK: scf.forall (%{{.*}}, %{{.*}}) in (4, 32)
+// CHECK: scf.for %{{.*}} = %c0 to %c32 step %c16
+// CHECK: scf.for %{{.*}} = %c0 to %c64 step %c16
+// CHECK: vector.transfer_read {{.*}} {permutation_map = #{{.*}}} : tensor<1x16x1x16xf32>, vector<1x1x16x16xf32>
+// CHECK: vector.transfer_write {{.*}} : vector<1x1x16x16xf32>, tensor<1x1x16x16xf32>
+// CHECK: scf.for %{{.*}} = %c0 to %c64 step %c16
+// CHECK: vector.transfer_read {{.*}} : tensor<1x16x1x8xf32>, vector<1x1x8x16xf32>
+// CHECK-NOT: linalg.transpose
+// CHECK: scf.forall.in_parallel
+func.func @transpose(%x: tensor<4x64x32x40xf32>) -> tensor<4x32x40x64xf32> {
+  %e = tensor.empty() : tensor<4x32x40x64xf32>
+  %t = linalg.transpose ins(%x : tensor<4x64x32x40xf32>) outs(%e : tensor<4x32x40x64xf32>) permutation = [0, 2, 3, 1]
+  return %t : tensor<4x32x40x64xf32>
+}

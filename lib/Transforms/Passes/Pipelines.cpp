@@ -242,7 +242,12 @@ void mlir::rlx::buildRlxToLLVMPipeline(OpPassManager &pm,
   // vector.extract/insert, which convert-vector-to-llvm then lowers.
   pm.addPass(createConvertMathToLLVMPass());
   pm.addPass(createConvertMathToLibmPass());
-  pm.addPass(createConvertVectorToLLVMPass());
+  // 16x16 f32 transposes (the squares of rlx-optimize-contractions'
+  // transposes) as shuffles of whole registers; other shapes element-wise.
+  ConvertVectorToLLVMPassOptions vectorToLLVM;
+  vectorToLLVM.vectorTransposeLowering =
+      vector::VectorTransposeLowering::Shuffle16x16;
+  pm.addPass(createConvertVectorToLLVMPass(vectorToLLVM));
   pm.addPass(createArithToLLVMConversionPass());
   pm.addPass(createConvertIndexToLLVMPass());
   pm.addPass(createFinalizeMemRefToLLVMConversionPass());
