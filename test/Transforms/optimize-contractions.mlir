@@ -1,4 +1,4 @@
-// RUN: rlx-opt %s --split-input-file --rlx-lower-to-linalg --rlx-optimize-contractions=vector-bits=512 | FileCheck %s
+// RUN: rlx-opt %s --split-input-file --rlx-decompose-backward --rlx-lower-to-linalg --rlx-optimize-contractions=vector-bits=512 | FileCheck %s
 // RUN: rlx-opt %s --split-input-file --rlx-lower-to-linalg --rlx-optimize-contractions="vector-bits=512 column-pieces=0" | FileCheck %s --check-prefix=WHOLE
 
 // A matmul: scf.forall over 128x256 blocks of C, KC = whole K (256), 8x32
@@ -185,6 +185,26 @@ func.func @conv(%x: tensor<2x8x10x12xf32>, %w: tensor<16x8x3x3xf32>) -> tensor<2
 func.func @depthwise(%x: tensor<4x32x32x32xf32>, %w: tensor<32x1x3x3xf32>) -> tensor<4x32x32x32xf32> {
   %y = rlx.conv2d %x, %w {padding = array<i64: 1, 1>, groups = 32 : i64} : tensor<4x32x32x32xf32>, tensor<32x1x3x3xf32> -> tensor<4x32x32x32xf32>
   return %y : tensor<4x32x32x32xf32>
+}
+
+// -----
+
+// A depthwise weight gradient: C holds per-column partial sums
+// dw[c, kh, kw, ow], A is the padded x (its rows loaded as vectors), B is
+// dy. Each block is one channel, every tap of it, so that the channel's
+// planes of x are padded once, inside the block, and read by all nine taps
+// from cache (blocks per tap read x three times).
+// CHECK-LABEL: func.func @depthwise_weight
+// CHECK-NOT: tensor.pad
+// CHECK: scf.forall (%[[C:.*]]) in (128)
+// CHECK: tensor.extract_slice %{{.*}}[0, %[[C]], 0, 0] [4, 1, 24, 24]
+// CHECK: tensor.pad
+// CHECK: } : tensor<4x1x24x24xf32> to tensor<4x1x26x26xf32>
+// CHECK: vector.fma
+// CHECK: scf.forall.in_parallel
+func.func @depthwise_weight(%x: tensor<4x128x24x24xf32>, %dy: tensor<4x128x24x24xf32>) -> tensor<128x1x3x3xf32> {
+  %w = rlx.conv2d_backward_weight %x, %dy {padding = array<i64: 1, 1>, groups = 128 : i64} : tensor<4x128x24x24xf32>, tensor<4x128x24x24xf32> -> tensor<128x1x3x3xf32>
+  return %w : tensor<128x1x3x3xf32>
 }
 
 // -----

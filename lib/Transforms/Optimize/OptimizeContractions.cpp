@@ -503,26 +503,31 @@ static void packOperand(RewriterBase &rewriter, linalg::LinalgOp op,
 }
 
 /// The batch dims to widen from 1 to their whole extent in the blocks of C,
-/// so that each block reads B's padding (a tensor.pad) as one static slice
-/// small enough to pad in cache: a depthwise convolution's plane, whose
-/// padded rows the output rows of the plane share. Empty when B is not
-/// padded, a padded dim is read through a tiled n or m, the slice would be
-/// large (a dense convolution's padded input, all its channels, is not
-/// copied once per block of output channels), or too few blocks are left
-/// for the threads.
+/// so that each block reads the padding of an input (a tensor.pad: B, or A
+/// when B is not padded) as one static slice small enough to pad in cache:
+/// a depthwise convolution's plane, whose padded rows the output rows of
+/// the plane share, or, in its weight gradient, the planes of one channel,
+/// which all taps read. Empty when no input is padded, a padded dim is read
+/// through a tiled n or m, the slice would be large (a dense convolution's
+/// padded input, all its channels, is not copied once per block of output
+/// channels), or too few blocks are left for the threads.
 static SmallVector<unsigned> planeDims(linalg::LinalgOp op,
                                        const ContractionPlan &plan,
                                        ArrayRef<int64_t> outer,
                                        int64_t threads) {
-  auto pad = op.getDpsInputs()[plan.bIndex].getDefiningOp<tensor::PadOp>();
+  unsigned index = plan.bIndex;
+  auto pad = op.getDpsInputs()[index].getDefiningOp<tensor::PadOp>();
+  if (!pad) {
+    index = plan.aIndex;
+    pad = op.getDpsInputs()[index].getDefiningOp<tensor::PadOp>();
+  }
   if (!pad || !pad.getResultType().hasStaticShape() ||
       !pad.getConstantPaddingValue())
     return {};
   SmallVector<int64_t> ranges = op.getStaticLoopRanges();
   if (llvm::any_of(ranges, ShapedType::isDynamic))
     return {};
-  AffineMap bMap =
-      op.getMatchingIndexingMap(op.getDpsInputOperand(plan.bIndex));
+  AffineMap bMap = op.getMatchingIndexingMap(op.getDpsInputOperand(index));
   std::optional<SmallVector<int64_t>> low = getConstantIntValues(
                                           pad.getMixedLowPad()),
                                       high = getConstantIntValues(
@@ -572,7 +577,7 @@ static SmallVector<unsigned> planeDims(linalg::LinalgOp op,
   for (unsigned d = 0; d < op.getNumLoops(); ++d)
     if (!llvm::is_contained(plan.kDims, d) && block[d] > 0)
       blocks *= llvm::divideCeil(ranges[d], block[d]);
-  if (elements > 16384 || blocks < 4 * threads)
+  if (elements > 32768 || blocks < 4 * threads)
     return {};
   return widened;
 }
