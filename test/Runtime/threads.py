@@ -100,8 +100,8 @@ rlx.set_num_threads(0)
 # Convolutions on tensors large enough that rlx-optimize-contractions puts
 # the copies made for them on threads: the zero padding of x (an scf.forall
 # over the (n, c) planes), the transpose of dy in the weight gradient (16x16
-# vectorized squares in an scf.forall), and, depthwise, a whole padded plane
-# per block. Checked against torch in f64 and across thread counts.
+# vectorized squares in an scf.forall), the split of a strided input into
+# its stride phases, and, depthwise, a whole padded plane per block. Checked against torch in f64 and across thread counts.
 import torch
 import torch.nn.functional as F
 
@@ -114,6 +114,14 @@ func.func @forward(%x: tensor<2x64x48x48xf32>, %w: tensor<64x64x3x3xf32>) -> ten
   %r = rlx.conv2d %x, %w {padding = array<i64: 1, 1>} : tensor<2x64x48x48xf32>, tensor<64x64x3x3xf32> -> tensor<2x64x48x48xf32>
   return %r : tensor<2x64x48x48xf32>
 }
+func.func @strided(%x: tensor<2x64x48x48xf32>, %w: tensor<64x64x3x3xf32>) -> tensor<2x64x24x24xf32> {
+  %r = rlx.conv2d %x, %w {stride = array<i64: 2, 2>, padding = array<i64: 1, 1>} : tensor<2x64x48x48xf32>, tensor<64x64x3x3xf32> -> tensor<2x64x24x24xf32>
+  return %r : tensor<2x64x24x24xf32>
+}
+func.func @strided_input(%dy: tensor<2x64x24x24xf32>, %w: tensor<64x64x3x3xf32>) -> tensor<2x64x48x48xf32> {
+  %r = rlx.conv2d_backward_input %dy, %w {stride = array<i64: 2, 2>, padding = array<i64: 1, 1>} : tensor<2x64x24x24xf32>, tensor<64x64x3x3xf32> -> tensor<2x64x48x48xf32>
+  return %r : tensor<2x64x48x48xf32>
+}
 func.func @depthwise(%x: tensor<2x64x48x48xf32>, %w: tensor<64x1x3x3xf32>) -> tensor<2x64x48x48xf32> {
   %r = rlx.conv2d %x, %w {padding = array<i64: 1, 1>, groups = 64 : i64} : tensor<2x64x48x48xf32>, tensor<64x1x3x3xf32> -> tensor<2x64x48x48xf32>
   return %r : tensor<2x64x48x48xf32>
@@ -124,13 +132,19 @@ cdy = g.standard_normal((2, 64, 48, 48)).astype(np.float32)
 cw = (g.standard_normal((64, 64, 3, 3)) / 24).astype(np.float32)
 cdw = g.standard_normal((64, 1, 3, 3)).astype(np.float32)
 m = rlx.compile(convs, num_threads=1)
-one = m.weight(cx, cdy), m.forward(cx, cw), m.depthwise(cx, cdw)
+sdy = g.standard_normal((2, 64, 24, 24)).astype(np.float32)
+calls = lambda: (m.weight(cx, cdy), m.forward(cx, cw), m.depthwise(cx, cdw),
+                 m.strided(cx, cw), m.strided_input(sdy, cw))
+one = calls()
 rlx.set_num_threads(2)
-two = m.weight(cx, cdy), m.forward(cx, cw), m.depthwise(cx, cdw)
+two = calls()
 t = lambda a: torch.tensor(a, dtype=torch.float64)
 w_ref = torch.nn.grad.conv2d_weight(t(cx), (64, 64, 3, 3), t(cdy), padding=1)
 want = (w_ref, F.conv2d(t(cx), t(cw), padding=1),
-        F.conv2d(t(cx), t(cdw), padding=1, groups=64))
+        F.conv2d(t(cx), t(cdw), padding=1, groups=64),
+        F.conv2d(t(cx), t(cw), stride=2, padding=1),
+        torch.nn.grad.conv2d_input((2, 64, 48, 48), t(cw), t(sdy), stride=2,
+                                   padding=1))
 print("convolutions close:", all(np.allclose(p, w.numpy(), rtol=1e-4, atol=1e-3)
                                  for p, w in zip(one, want)))
 # CHECK: convolutions close: True

@@ -256,3 +256,19 @@ func.func @transpose(%x: tensor<4x64x32x40xf32>) -> tensor<4x32x40x64xf32> {
   %t = linalg.transpose ins(%x : tensor<4x64x32x40xf32>) outs(%e : tensor<4x32x40x64xf32>) permutation = [0, 2, 3, 1]
   return %t : tensor<4x32x40x64xf32>
 }
+
+// -----
+
+// A strided convolution reads its padded input split into stride phases
+// (x[.., 2j + r] as [.., r, j]): a copy generic that is not unit-stride
+// along its innermost loop. Large and outside any loop, it is an
+// scf.forall over its leading loops, one row per iteration.
+// CHECK-LABEL: func.func @stride_phases
+// CHECK: %[[PHASES:.*]] = tensor.empty() : tensor<4x32x50x2x25xf32>
+// CHECK: scf.forall (%{{.*}}, %{{.*}}, %{{.*}}) in (4, 32, 50) shared_outs(%{{.*}} = %[[PHASES]])
+// CHECK: linalg.generic {{.*}} ins(%{{.*}} : tensor<1x1x1x50xf32>) outs(%{{.*}} : tensor<1x1x1x2x25xf32>)
+// CHECK: scf.forall.in_parallel
+func.func @stride_phases(%x: tensor<4x32x48x48xf32>, %w: tensor<32x32x3x3xf32>) -> tensor<4x32x24x24xf32> {
+  %y = rlx.conv2d %x, %w {stride = array<i64: 2, 2>, padding = array<i64: 1, 1>} : tensor<4x32x48x48xf32>, tensor<32x32x3x3xf32> -> tensor<4x32x24x24xf32>
+  return %y : tensor<4x32x24x24xf32>
+}

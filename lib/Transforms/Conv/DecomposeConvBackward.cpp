@@ -149,8 +149,9 @@ static Value directInputGrad(OpBuilder &b, Location loc,
     SmallVector<OpFoldResult> packedSizes = {
         batch,          idx(groups), idx(cig), idx(stride[0]),
         idx(stride[1]), idx(rows),   idx(cols)};
-    Value packed = filled(
-        b, loc, tensor::EmptyOp::create(b, loc, packedSizes, elementType), 0.0);
+    // Every phase's slice is zeroed and accumulated on its own (no fill of
+    // the whole buffer first: the contraction's blocks zero their tiles).
+    Value packed = tensor::EmptyOp::create(b, loc, packedSizes, elementType);
     auto phaseType = RankedTensorType::get(
         {cast<RankedTensorType>(packed.getType()).getDimSize(0), groups, cig,
          rows, cols},
@@ -158,8 +159,6 @@ static Value directInputGrad(OpBuilder &b, Location loc,
     for (int64_t rh = 0; rh < stride[0]; ++rh) {
       for (int64_t rw = 0; rw < stride[1]; ++rw) {
         const Phase &ph = phases[0][rh], &pw = phases[1][rw];
-        if (ph.taps == 0 || pw.taps == 0)
-          continue; // no tap reaches it: zeros
         SmallVector<OpFoldResult> offsets = {zero,    zero, zero, idx(rh),
                                              idx(rw), zero, zero};
         SmallVector<OpFoldResult> sizes = packedSizes;
@@ -167,7 +166,9 @@ static Value directInputGrad(OpBuilder &b, Location loc,
         SmallVector<OpFoldResult> strides(7, one);
         Value slice = tensor::ExtractSliceOp::create(b, loc, phaseType, packed,
                                                      offsets, sizes, strides);
-        Value part = accumulatePhase(ph, pw, slice);
+        Value part = filled(b, loc, slice, 0.0);
+        if (ph.taps > 0 && pw.taps > 0) // else no tap reaches it: zeros
+          part = accumulatePhase(ph, pw, part);
         packed = tensor::InsertSliceOp::create(b, loc, part, packed, offsets,
                                                sizes, strides);
       }

@@ -651,6 +651,47 @@ static void padInParallel(RewriterBase &rewriter, tensor::PadOp pad) {
 /// Marks the lanes x lanes squares of a transpose to vectorize.
 static constexpr StringLiteral kTransposeSquare = "rlx.transpose_square";
 
+/// Whether `op` is a large pass over memory outside any loop: one static
+/// result of rank >= 3 and at least 2^18 elements, in the function body.
+static bool isLargeOutsideLoops(linalg::LinalgOp op) {
+  if (!op.hasPureTensorSemantics() || op->getNumResults() != 1 ||
+      !isa<func::FuncOp>(op->getParentOp()))
+    return false;
+  auto type = dyn_cast<RankedTensorType>(op->getResult(0).getType());
+  return type && type.hasStaticShape() && type.getRank() >= 3 &&
+         type.getNumElements() >= (1 << 18);
+}
+
+/// Tiles the leading loops of the all-parallel `op` (all but the last two)
+/// by 1 on an scf.forall.
+static FailureOr<scf::SCFTilingResult>
+tileLeadingLoopsOnThreads(RewriterBase &rewriter, linalg::LinalgOp op) {
+  SmallVector<int64_t> sizes(op.getNumLoops(), 0);
+  std::fill(sizes.begin(), sizes.end() - 2, 1);
+  return tile(rewriter, op, sizes, scf::SCFTilingOptions::LoopType::ForallOp);
+}
+
+/// A strided copy (a generic that only yields its one input, whose last
+/// index is not the innermost loop: the stride-phase split of a strided
+/// convolution's input) outside any loop as an scf.forall over its leading
+/// loops. rlx-vectorize-rows leaves it alone (no unit-stride row), so it
+/// would otherwise be one serial pass.
+static void stridedCopyInParallel(RewriterBase &rewriter,
+                                  linalg::GenericOp op) {
+  if (!isLargeOutsideLoops(op) || op.getNumDpsInputs() != 1 ||
+      op.getNumReductionLoops() != 0 ||
+      !llvm::hasSingleElement(op.getBlock()->getOperations()))
+    return;
+  auto yield = cast<linalg::YieldOp>(op.getBlock()->getTerminator());
+  AffineMap in = op.getMatchingIndexingMap(op.getDpsInputOperand(0));
+  if (yield.getValues()[0] != op.getBlock()->getArgument(0) ||
+      in.getNumResults() == 0 ||
+      in.getResults().back() ==
+          getAffineDimExpr(op.getNumLoops() - 1, op.getContext()))
+    return;
+  (void)tileLeadingLoopsOnThreads(rewriter, op);
+}
+
 /// A large linalg.transpose outside any loop as an scf.forall over its
 /// leading result dims (all but the last two), one tile per index. When it
 /// swaps the last two dims (the input's rows become the result's columns,
@@ -660,16 +701,12 @@ static constexpr StringLiteral kTransposeSquare = "rlx.transpose_square";
 /// every element (a fifth of a convolution weight gradient's time).
 static void transposeInParallel(RewriterBase &rewriter, linalg::TransposeOp op,
                                 int64_t vectorBits) {
-  auto type = dyn_cast<RankedTensorType>(op.getInit().getType());
-  if (!type || !op.hasPureTensorSemantics() || !type.hasStaticShape() ||
-      type.getRank() < 3 || type.getNumElements() < (1 << 18) ||
-      !isa<func::FuncOp>(op->getParentOp()))
+  if (!isLargeOutsideLoops(op))
     return;
+  auto type = cast<RankedTensorType>(op->getResult(0).getType());
   int64_t rank = type.getRank();
-  SmallVector<int64_t> sizes(rank, 0);
-  std::fill(sizes.begin(), sizes.end() - 2, 1);
   FailureOr<scf::SCFTilingResult> rows =
-      tile(rewriter, op, sizes, scf::SCFTilingOptions::LoopType::ForallOp);
+      tileLeadingLoopsOnThreads(rewriter, op);
   ArrayRef<int64_t> perm = op.getPermutation();
   int64_t lanes = vectorBits / type.getElementTypeBitWidth();
   if (failed(rows) || perm[rank - 2] != rank - 1 || lanes < 2)
@@ -1019,6 +1056,10 @@ struct RlxOptimizeContractionsPass
       root->walk([&](linalg::TransposeOp op) { transposes.push_back(op); });
       for (linalg::TransposeOp op : transposes)
         transposeInParallel(rewriter, op, bits);
+      SmallVector<linalg::GenericOp> copies;
+      root->walk([&](linalg::GenericOp op) { copies.push_back(op); });
+      for (linalg::GenericOp op : copies)
+        stridedCopyInParallel(rewriter, op);
       canonicalizeTiles(root);
       vectorizeTransposeSquares(rewriter, root);
     }
