@@ -26,6 +26,13 @@
 // never split across threads, so a result is bitwise the same for any thread
 // count.
 //
+// The blocks of C zero their own tile (the fill of C is fused in). When an
+// input is a small zero padding (tensor.pad) of a convolution plane, the
+// blocks are whole planes that pad their part in cache (planeDims: a
+// depthwise convolution and its weight gradient). The large copies left
+// outside any loop (a dense convolution's padded input, dy transposed with
+// n last, a strided input split into stride phases) become scf.foralls.
+//
 // Tile sizes come from the shapes and the vector width: NR = two vectors,
 // MR accumulator rows use half the vector registers, a KC x NR panel of B
 // fits in L1 and an MC x KC block of A in L2; block sizes that divide the
@@ -37,6 +44,8 @@
 #include "RlxAD/Transforms/Passes.h"
 
 #include "Optimize/HostTarget.h"
+#include "Optimize/ParallelCopies.h"
+#include "Optimize/Tiling.h"
 
 #include "mlir/Dialect/Affine/IR/AffineOps.h"
 #include "mlir/Dialect/Arith/Utils/Utils.h"
@@ -47,7 +56,6 @@
 #include "mlir/Dialect/SCF/Transforms/TileUsingInterface.h"
 #include "mlir/Dialect/SCF/Transforms/Transforms.h"
 #include "mlir/Dialect/Vector/IR/VectorOps.h"
-#include "mlir/IR/Matchers.h"
 #include "mlir/Interfaces/TilingInterface.h"
 #include "mlir/Transforms/GreedyPatternRewriteDriver.h"
 #include "llvm/ADT/StringMap.h"
@@ -414,26 +422,6 @@ static linalg::LinalgOp makeBContiguous(RewriterBase &rewriter,
   return generic;
 }
 
-/// Tiles `op` with `sizes` (one per loop; 0: not tiled) in the loop order
-/// `interchange` (empty: the op's own) and replaces it.
-static FailureOr<scf::SCFTilingResult>
-tile(RewriterBase &rewriter, linalg::LinalgOp op, ArrayRef<int64_t> sizes,
-     scf::SCFTilingOptions::LoopType loopType,
-     ArrayRef<int64_t> interchange = {}) {
-  scf::SCFTilingOptions options;
-  options.setTileSizes(getAsIndexOpFoldResult(op.getContext(), sizes));
-  options.setLoopType(loopType);
-  if (!interchange.empty())
-    options.setInterchange(interchange);
-  rewriter.setInsertionPoint(op);
-  FailureOr<scf::SCFTilingResult> result = scf::tileUsingSCF(
-      rewriter, cast<TilingInterface>(op.getOperation()), options);
-  if (failed(result))
-    return failure();
-  rewriter.replaceOp(op, result->replacements);
-  return result;
-}
-
 /// Tiles `op` into blocks of C (`sizes`, no reduction dim tiled) with the
 /// fill of C, and with `fusePad` the padding of B (tensor.pad), fused into
 /// each block: each block zeroes its own C tile and pads the part of the
@@ -582,171 +570,6 @@ static SmallVector<unsigned> planeDims(linalg::LinalgOp op,
   return widened;
 }
 
-/// A large tensor.pad outside any loop, whose leading dims are not padded,
-/// as an scf.forall over those dims: each iteration fills its slice of the
-/// result and copies its slice of the input into the slice's interior, in
-/// place once bufferized. Serial, the padding of a dense convolution's
-/// input (7 MB) was about a tenth of its 2-thread time.
-static void padInParallel(RewriterBase &rewriter, tensor::PadOp pad) {
-  RankedTensorType type = pad.getResultType();
-  RankedTensorType sourceType = pad.getSourceType();
-  Value value = pad.getConstantPaddingValue();
-  Attribute constant;
-  std::optional<SmallVector<int64_t>> low =
-      getConstantIntValues(pad.getMixedLowPad());
-  if (!value || !matchPattern(value, m_Constant(&constant)) || !low ||
-      !type.hasStaticShape() || !sourceType.hasStaticShape() ||
-      type.getNumElements() < (1 << 18) ||
-      !isa<func::FuncOp>(pad->getParentOp()))
-    return;
-  // The leading dims that neither side pads.
-  int64_t rank = type.getRank(), outer = 0;
-  while (outer < rank && type.getDimSize(outer) == sourceType.getDimSize(outer))
-    ++outer;
-  if (outer == 0 || outer == rank)
-    return;
-  Location loc = pad.getLoc();
-  MLIRContext *ctx = rewriter.getContext();
-  rewriter.setInsertionPoint(pad);
-  Value padValue =
-      arith::ConstantOp::create(rewriter, loc, cast<TypedAttr>(constant));
-  Value empty = tensor::EmptyOp::create(rewriter, loc, type.getShape(),
-                                        type.getElementType());
-  auto forall = scf::ForallOp::create(
-      rewriter, loc,
-      getAsIndexOpFoldResult(ctx, type.getShape().take_front(outer)),
-      ValueRange{empty}, std::nullopt);
-  rewriter.setInsertionPoint(forall.getTerminator());
-  // [i..., 0...] with sizes [1..., the rest of `shape`].
-  SmallVector<OpFoldResult> offsets =
-      getAsOpFoldResult(ValueRange(forall.getInductionVars()));
-  offsets.append(rank - outer, rewriter.getIndexAttr(0));
-  SmallVector<OpFoldResult> strides(rank, rewriter.getIndexAttr(1));
-  auto sizesOf = [&](ArrayRef<int64_t> shape) {
-    SmallVector<int64_t> sizes(outer, 1);
-    llvm::append_range(sizes, shape.drop_front(outer));
-    return getAsIndexOpFoldResult(ctx, sizes);
-  };
-  Value slice = tensor::ExtractSliceOp::create(
-      rewriter, loc, forall.getRegionIterArgs()[0], offsets,
-      sizesOf(type.getShape()), strides);
-  Value filled =
-      linalg::FillOp::create(rewriter, loc, padValue, slice).getResult(0);
-  Value source =
-      tensor::ExtractSliceOp::create(rewriter, loc, pad.getSource(), offsets,
-                                     sizesOf(sourceType.getShape()), strides);
-  SmallVector<OpFoldResult> interior(outer, rewriter.getIndexAttr(0));
-  llvm::append_range(
-      interior, getAsIndexOpFoldResult(ctx, ArrayRef(*low).drop_front(outer)));
-  Value done =
-      tensor::InsertSliceOp::create(rewriter, loc, source, filled, interior,
-                                    sizesOf(sourceType.getShape()), strides);
-  rewriter.setInsertionPointToStart(forall.getTerminator().getBody());
-  tensor::ParallelInsertSliceOp::create(rewriter, loc, done,
-                                        forall.getRegionIterArgs()[0], offsets,
-                                        sizesOf(type.getShape()), strides);
-  rewriter.replaceOp(pad, forall.getResult(0));
-}
-
-/// Marks the lanes x lanes squares of a transpose to vectorize.
-static constexpr StringLiteral kTransposeSquare = "rlx.transpose_square";
-
-/// Whether `op` is a large pass over memory outside any loop: one static
-/// result of rank >= 3 and at least 2^18 elements, in the function body.
-static bool isLargeOutsideLoops(linalg::LinalgOp op) {
-  if (!op.hasPureTensorSemantics() || op->getNumResults() != 1 ||
-      !isa<func::FuncOp>(op->getParentOp()))
-    return false;
-  auto type = dyn_cast<RankedTensorType>(op->getResult(0).getType());
-  return type && type.hasStaticShape() && type.getRank() >= 3 &&
-         type.getNumElements() >= (1 << 18);
-}
-
-/// Tiles the leading loops of the all-parallel `op` (all but the last two)
-/// by 1 on an scf.forall.
-static FailureOr<scf::SCFTilingResult>
-tileLeadingLoopsOnThreads(RewriterBase &rewriter, linalg::LinalgOp op) {
-  SmallVector<int64_t> sizes(op.getNumLoops(), 0);
-  std::fill(sizes.begin(), sizes.end() - 2, 1);
-  return tile(rewriter, op, sizes, scf::SCFTilingOptions::LoopType::ForallOp);
-}
-
-/// A strided copy (a generic that only yields its one input, whose last
-/// index is not the innermost loop: the stride-phase split of a strided
-/// convolution's input) outside any loop as an scf.forall over its leading
-/// loops. rlx-vectorize-rows leaves it alone (no unit-stride row), so it
-/// would otherwise be one serial pass.
-static void stridedCopyInParallel(RewriterBase &rewriter,
-                                  linalg::GenericOp op) {
-  if (!isLargeOutsideLoops(op) || op.getNumDpsInputs() != 1 ||
-      op.getNumReductionLoops() != 0 ||
-      !llvm::hasSingleElement(op.getBlock()->getOperations()))
-    return;
-  auto yield = cast<linalg::YieldOp>(op.getBlock()->getTerminator());
-  AffineMap in = op.getMatchingIndexingMap(op.getDpsInputOperand(0));
-  if (yield.getValues()[0] != op.getBlock()->getArgument(0) ||
-      in.getNumResults() == 0 ||
-      in.getResults().back() ==
-          getAffineDimExpr(op.getNumLoops() - 1, op.getContext()))
-    return;
-  (void)tileLeadingLoopsOnThreads(rewriter, op);
-}
-
-/// A large linalg.transpose outside any loop as an scf.forall over its
-/// leading result dims (all but the last two), one tile per index. When it
-/// swaps the last two dims (the input's rows become the result's columns,
-/// [n, c, h, w] -> [n, h, w, c]), each tile is cut into lanes x lanes
-/// squares (the edges peeled) marked kTransposeSquare: vectorized, a square
-/// is a vector.transpose of registers, where the scalar loops gathered
-/// every element (a fifth of a convolution weight gradient's time).
-static void transposeInParallel(RewriterBase &rewriter, linalg::TransposeOp op,
-                                int64_t vectorBits) {
-  if (!isLargeOutsideLoops(op))
-    return;
-  auto type = cast<RankedTensorType>(op->getResult(0).getType());
-  int64_t rank = type.getRank();
-  FailureOr<scf::SCFTilingResult> rows =
-      tileLeadingLoopsOnThreads(rewriter, op);
-  ArrayRef<int64_t> perm = op.getPermutation();
-  int64_t lanes = vectorBits / type.getElementTypeBitWidth();
-  if (failed(rows) || perm[rank - 2] != rank - 1 || lanes < 2)
-    return;
-  auto tiled = cast<linalg::LinalgOp>(rows->tiledOps.back());
-  SmallVector<int64_t> square(rank, 0);
-  square[rank - 2] = square[rank - 1] = lanes;
-  FailureOr<scf::SCFTilingResult> squares =
-      tile(rewriter, tiled, square, scf::SCFTilingOptions::LoopType::ForOp);
-  if (failed(squares))
-    return;
-  squares->tiledOps.back()->setAttr(kTransposeSquare, rewriter.getUnitAttr());
-  for (LoopLikeOpInterface loop : llvm::reverse(squares->loops)) {
-    scf::ForOp partial;
-    if (auto forOp = dyn_cast<scf::ForOp>(loop.getOperation()))
-      (void)scf::peelForLoopAndSimplifyBounds(rewriter, forOp, partial);
-  }
-}
-
-/// Vectorizes the static squares that transposeInParallel marked.
-static void vectorizeTransposeSquares(RewriterBase &rewriter, Operation *root) {
-  SmallVector<linalg::LinalgOp> squares;
-  root->walk([&](linalg::LinalgOp op) {
-    if (op->hasAttr(kTransposeSquare))
-      squares.push_back(op);
-  });
-  for (linalg::LinalgOp op : squares) {
-    op->removeAttr(kTransposeSquare);
-    if (!op.hasPureTensorSemantics() ||
-        llvm::any_of(op.getStaticLoopRanges(), ShapedType::isDynamic) ||
-        failed(linalg::vectorizeOpPrecondition(op)))
-      continue;
-    rewriter.setInsertionPoint(op);
-    FailureOr<linalg::VectorizationResult> vectorized =
-        linalg::vectorize(rewriter, op);
-    if (succeeded(vectorized))
-      rewriter.replaceOp(op, vectorized->replacements);
-  }
-}
-
 /// Tiles one contraction into the loop nest of the file comment, leaving
 /// marked MR x NR tiles (static except at dynamic edges).
 static LogicalResult tileContraction(RewriterBase &rewriter,
@@ -778,8 +601,8 @@ static LogicalResult tileContraction(RewriterBase &rewriter,
   if (plan.kc) {
     SmallVector<int64_t> kBlock(numLoops, 0);
     kBlock[plan.kDims.front()] = plan.kc;
-    FailureOr<scf::SCFTilingResult> kTiles =
-        tile(rewriter, tiled, kBlock, scf::SCFTilingOptions::LoopType::ForOp);
+    FailureOr<scf::SCFTilingResult> kTiles = rlx::tileAndReplace(
+        rewriter, tiled, kBlock, scf::SCFTilingOptions::LoopType::ForOp);
     if (failed(kTiles))
       return failure();
     tiled = cast<linalg::LinalgOp>(kTiles->tiledOps.back());
@@ -801,8 +624,8 @@ static LogicalResult tileContraction(RewriterBase &rewriter,
     if (d != plan.nDim && d != plan.mDim)
       interchange.push_back(d);
   FailureOr<scf::SCFTilingResult> regs =
-      tile(rewriter, tiled, micro, scf::SCFTilingOptions::LoopType::ForOp,
-           interchange);
+      rlx::tileAndReplace(rewriter, tiled, micro,
+                          scf::SCFTilingOptions::LoopType::ForOp, interchange);
   if (failed(regs))
     return failure();
 
@@ -1047,22 +870,8 @@ struct RlxOptimizeContractionsPass
     // The copies made for the contractions (padded inputs, B in a layout
     // with n last) outside any loop are large passes over memory: on
     // threads too.
-    if (parallel) {
-      SmallVector<tensor::PadOp> pads;
-      root->walk([&](tensor::PadOp pad) { pads.push_back(pad); });
-      for (tensor::PadOp pad : pads)
-        padInParallel(rewriter, pad);
-      SmallVector<linalg::TransposeOp> transposes;
-      root->walk([&](linalg::TransposeOp op) { transposes.push_back(op); });
-      for (linalg::TransposeOp op : transposes)
-        transposeInParallel(rewriter, op, bits);
-      SmallVector<linalg::GenericOp> copies;
-      root->walk([&](linalg::GenericOp op) { copies.push_back(op); });
-      for (linalg::GenericOp op : copies)
-        stridedCopyInParallel(rewriter, op);
-      canonicalizeTiles(root);
-      vectorizeTransposeSquares(rewriter, root);
-    }
+    if (parallel)
+      rlx::parallelizeLargeCopies(rewriter, root, bits);
   }
 };
 } // namespace
