@@ -272,3 +272,19 @@ func.func @stride_phases(%x: tensor<4x32x48x48xf32>, %w: tensor<32x32x3x3xf32>) 
   %y = rlx.conv2d %x, %w {stride = array<i64: 2, 2>, padding = array<i64: 1, 1>} : tensor<4x32x48x48xf32>, tensor<32x32x3x3xf32> -> tensor<4x32x24x24xf32>
   return %y : tensor<4x32x24x24xf32>
 }
+
+// -----
+
+// A large transpose of index elements (user IR) is still split over
+// threads, but not cut into vector squares: an index has no bit width to
+// count lanes by (this used to crash the pass).
+// CHECK-LABEL: func.func @transpose_index
+// CHECK: scf.forall (%{{.*}}, %{{.*}}) in (4, 32)
+// CHECK-NOT: vector.transfer_read
+// CHECK: linalg.transpose ins(%{{.*}} : tensor<1x64x1x40xindex>)
+// CHECK: scf.forall.in_parallel
+func.func @transpose_index(%x: tensor<4x64x32x40xindex>) -> tensor<4x32x40x64xindex> {
+  %e = tensor.empty() : tensor<4x32x40x64xindex>
+  %t = linalg.transpose ins(%x : tensor<4x64x32x40xindex>) outs(%e : tensor<4x32x40x64xindex>) permutation = [0, 2, 3, 1]
+  return %t : tensor<4x32x40x64xindex>
+}

@@ -153,8 +153,13 @@ static void transposeInParallel(RewriterBase &rewriter, linalg::TransposeOp op,
   FailureOr<scf::SCFTilingResult> rows =
       tileLeadingLoopsOnThreads(rewriter, op);
   ArrayRef<int64_t> perm = op.getPermutation();
-  int64_t lanes = vectorBits / type.getElementTypeBitWidth();
-  if (failed(rows) || perm[rank - 2] != rank - 1 || lanes < 2)
+  // Squares only of integers and floats: an index (or complex) element has
+  // no bit width to count lanes by.
+  Type element = type.getElementType();
+  if (failed(rows) || perm[rank - 2] != rank - 1 || !element.isIntOrFloat())
+    return;
+  int64_t lanes = vectorBits / element.getIntOrFloatBitWidth();
+  if (lanes < 2)
     return;
   auto tiled = cast<linalg::LinalgOp>(rows->tiledOps.back());
   SmallVector<int64_t> square(rank, 0);
