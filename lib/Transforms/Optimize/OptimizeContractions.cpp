@@ -515,7 +515,7 @@ static SmallVector<unsigned> planeDims(linalg::LinalgOp op,
   SmallVector<int64_t> ranges = op.getStaticLoopRanges();
   if (llvm::any_of(ranges, ShapedType::isDynamic))
     return {};
-  AffineMap bMap = op.getMatchingIndexingMap(op.getDpsInputOperand(index));
+  AffineMap paddedMap = op.getMatchingIndexingMap(op.getDpsInputOperand(index));
   std::optional<SmallVector<int64_t>> low = getConstantIntValues(
                                           pad.getMixedLowPad()),
                                       high = getConstantIntValues(
@@ -524,11 +524,11 @@ static SmallVector<unsigned> planeDims(linalg::LinalgOp op,
     return {};
   SmallVector<int64_t> block(outer);
   SmallVector<unsigned> widened;
-  for (unsigned r = 0; r < bMap.getNumResults(); ++r) {
+  for (unsigned r = 0; r < paddedMap.getNumResults(); ++r) {
     if ((*low)[r] == 0 && (*high)[r] == 0)
       continue;
     for (unsigned d = 0; d < op.getNumLoops(); ++d) {
-      if (!bMap.getResult(r).isFunctionOfDim(d) ||
+      if (!paddedMap.getResult(r).isFunctionOfDim(d) ||
           llvm::is_contained(plan.kDims, d))
         continue;
       if (!llvm::is_contained(plan.batchDims, d)) {
@@ -544,9 +544,9 @@ static SmallVector<unsigned> planeDims(linalg::LinalgOp op,
   }
   if (widened.empty())
     return {};
-  // The elements of B one block reads.
+  // The elements of the padded input one block reads.
   int64_t elements = 1;
-  for (AffineExpr e : bMap.getResults()) {
+  for (AffineExpr e : paddedMap.getResults()) {
     int64_t extent = 1;
     for (unsigned d = 0; d < op.getNumLoops(); ++d) {
       // A negative coefficient (a transposed convolution's dy[u - t]) is
@@ -792,26 +792,6 @@ static LogicalResult emitMicroKernel(RewriterBase &rewriter,
   return success();
 }
 
-/// Applies `patterns` (and canonicalization) to `root`.
-static void applyWithCanonicalization(Operation *root,
-                                      RewritePatternSet &&patterns) {
-  MLIRContext *ctx = root->getContext();
-  for (Dialect *dialect : ctx->getLoadedDialects())
-    dialect->getCanonicalizationPatterns(patterns);
-  for (RegisteredOperationName op : ctx->getRegisteredOperations())
-    op.getCanonicalizationPatterns(patterns, ctx);
-  (void)applyPatternsGreedily(root, std::move(patterns));
-}
-
-/// Folds the tile sizes that peeling made constant: static main tiles.
-static void canonicalizeTiles(Operation *root) {
-  MLIRContext *ctx = root->getContext();
-  RewritePatternSet patterns =
-      linalg::getLinalgTilingCanonicalizationPatterns(ctx);
-  scf::populateSCFForLoopCanonicalizationPatterns(patterns);
-  applyWithCanonicalization(root, std::move(patterns));
-}
-
 namespace {
 struct RlxOptimizeContractionsPass
     : public rlx::impl::RlxOptimizeContractionsBase<
@@ -856,7 +836,7 @@ struct RlxOptimizeContractionsPass
                       !op->getParentOfType<scf::ForallOp>();
       if (failed(tileContraction(rewriter, op, *plan, threaded, threads)))
         continue;
-      canonicalizeTiles(root);
+      rlx::canonicalizeTiles(root);
       SmallVector<linalg::LinalgOp> tiles;
       root->walk([&](linalg::LinalgOp tileOp) {
         if (tileOp->hasAttr(kMarker))

@@ -15,14 +15,10 @@
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/Func/IR/FuncOps.h"
 #include "mlir/Dialect/Linalg/IR/Linalg.h"
-#include "mlir/Dialect/Linalg/Transforms/Transforms.h"
-#include "mlir/Dialect/SCF/Transforms/Patterns.h"
 #include "mlir/Dialect/SCF/Transforms/TileUsingInterface.h"
 #include "mlir/Dialect/SCF/Transforms/Transforms.h"
 #include "mlir/Dialect/Tensor/IR/Tensor.h"
 #include "mlir/IR/Matchers.h"
-#include "mlir/Interfaces/TilingInterface.h"
-#include "mlir/Transforms/GreedyPatternRewriteDriver.h"
 
 using namespace mlir;
 
@@ -176,27 +172,6 @@ static void transposeInParallel(RewriterBase &rewriter, linalg::TransposeOp op,
   }
 }
 
-/// Vectorizes the static squares that transposeInParallel marked.
-static void vectorizeTransposeSquares(RewriterBase &rewriter, Operation *root) {
-  SmallVector<linalg::LinalgOp> squares;
-  root->walk([&](linalg::LinalgOp op) {
-    if (op->hasAttr(kTransposeSquare))
-      squares.push_back(op);
-  });
-  for (linalg::LinalgOp op : squares) {
-    op->removeAttr(kTransposeSquare);
-    if (!op.hasPureTensorSemantics() ||
-        llvm::any_of(op.getStaticLoopRanges(), ShapedType::isDynamic) ||
-        failed(linalg::vectorizeOpPrecondition(op)))
-      continue;
-    rewriter.setInsertionPoint(op);
-    FailureOr<linalg::VectorizationResult> vectorized =
-        linalg::vectorize(rewriter, op);
-    if (succeeded(vectorized))
-      rewriter.replaceOp(op, vectorized->replacements);
-  }
-}
-
 void mlir::rlx::parallelizeLargeCopies(RewriterBase &rewriter, Operation *root,
                                        int64_t vectorBits) {
   SmallVector<tensor::PadOp> pads;
@@ -212,10 +187,6 @@ void mlir::rlx::parallelizeLargeCopies(RewriterBase &rewriter, Operation *root,
   for (linalg::GenericOp op : copies)
     stridedCopyInParallel(rewriter, op);
   // Fold the peeled squares' sizes into their types, then vectorize them.
-  MLIRContext *ctx = root->getContext();
-  RewritePatternSet patterns =
-      linalg::getLinalgTilingCanonicalizationPatterns(ctx);
-  scf::populateSCFForLoopCanonicalizationPatterns(patterns);
-  (void)applyPatternsGreedily(root, std::move(patterns));
-  vectorizeTransposeSquares(rewriter, root);
+  rlx::canonicalizeTiles(root);
+  rlx::vectorizeMarked(rewriter, root, kTransposeSquare);
 }

@@ -1,34 +1,37 @@
-//===- Tiling.h - tile a linalg op and replace it
-//--------------------------===//
+//===- Tiling.h - tiling steps the Optimize passes share -------*- C++ -*-===//
+//
+// The passes of lib/Transforms/Optimize tile linalg ops, fold the sizes
+// that peeling made constant, and vectorize the static tiles they marked.
+//
+//===----------------------------------------------------------------------===//
 #ifndef RLXAD_TRANSFORMS_OPTIMIZE_TILING_H
 #define RLXAD_TRANSFORMS_OPTIMIZE_TILING_H
 
 #include "mlir/Dialect/Linalg/IR/Linalg.h"
 #include "mlir/Dialect/SCF/Transforms/TileUsingInterface.h"
-#include "mlir/Dialect/Utils/StaticValueUtils.h"
 
 namespace mlir::rlx {
 
 /// Tiles `op` by `sizes` (0: not tiled) into loops of `loopType`, in the
 /// order `interchange` when given, and replaces it by the loops' results.
-inline FailureOr<scf::SCFTilingResult>
+FailureOr<scf::SCFTilingResult>
 tileAndReplace(RewriterBase &rewriter, linalg::LinalgOp op,
                ArrayRef<int64_t> sizes,
                scf::SCFTilingOptions::LoopType loopType,
-               ArrayRef<int64_t> interchange = {}) {
-  scf::SCFTilingOptions options;
-  options.setTileSizes(getAsIndexOpFoldResult(op.getContext(), sizes));
-  options.setLoopType(loopType);
-  if (!interchange.empty())
-    options.setInterchange(interchange);
-  rewriter.setInsertionPoint(op);
-  FailureOr<scf::SCFTilingResult> result = scf::tileUsingSCF(
-      rewriter, cast<TilingInterface>(op.getOperation()), options);
-  if (failed(result))
-    return failure();
-  rewriter.replaceOp(op, result->replacements);
-  return result;
-}
+               ArrayRef<int64_t> interchange = {});
+
+/// Applies `patterns` and every loaded dialect's and op's canonicalization
+/// patterns to `root`, greedily.
+void applyWithCanonicalization(Operation *root, RewritePatternSet &&patterns);
+
+/// Folds the tile sizes that peeling made constant into the tiles' types
+/// (static main tiles), with the SCF loop canonicalizations.
+void canonicalizeTiles(Operation *root);
+
+/// Vectorizes the linalg ops under `root` that carry the unit attribute
+/// `marker` and have static shapes (linalg::vectorize), and removes the
+/// marker from all of them.
+void vectorizeMarked(RewriterBase &rewriter, Operation *root, StringRef marker);
 
 } // namespace mlir::rlx
 

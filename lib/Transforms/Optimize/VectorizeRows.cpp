@@ -30,6 +30,7 @@
 #include "RlxAD/Transforms/Passes.h"
 
 #include "Optimize/HostTarget.h"
+#include "Optimize/Tiling.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/Linalg/IR/Linalg.h"
@@ -324,27 +325,6 @@ static LogicalResult tileRows(RewriterBase &rewriter, linalg::GenericOp op,
   return tileLanes(rewriter, *main, lanes);
 }
 
-/// Applies `patterns` and canonicalization to `root`.
-static void applyWithCanonicalization(Operation *root,
-                                      RewritePatternSet &&patterns) {
-  MLIRContext *ctx = root->getContext();
-  for (Dialect *dialect : ctx->getLoadedDialects())
-    dialect->getCanonicalizationPatterns(patterns);
-  for (RegisteredOperationName op : ctx->getRegisteredOperations())
-    op.getCanonicalizationPatterns(patterns, ctx);
-  (void)applyPatternsGreedily(root, std::move(patterns));
-}
-
-/// Whether every operand and result of `op` has a static shape.
-static bool hasStaticShapes(Operation *op) {
-  auto isStatic = [](Type type) {
-    auto shaped = dyn_cast<ShapedType>(type);
-    return !shaped || shaped.hasStaticShape();
-  };
-  return llvm::all_of(op->getOperandTypes(), isStatic) &&
-         llvm::all_of(op->getResultTypes(), isStatic);
-}
-
 namespace {
 struct RlxVectorizeRowsPass
     : public rlx::impl::RlxVectorizeRowsBase<RlxVectorizeRowsPass> {
@@ -371,32 +351,11 @@ struct RlxVectorizeRowsPass
       (void)tileRows(rewriter, op, lanes, reductionVectors, rowLoop);
     }
 
-    // Peeling made the main tiles' sizes constant: fold them into the types.
-    {
-      RewritePatternSet patterns =
-          linalg::getLinalgTilingCanonicalizationPatterns(ctx);
-      scf::populateSCFForLoopCanonicalizationPatterns(patterns);
-      applyWithCanonicalization(root, std::move(patterns));
-    }
-
-    // Vectorize the static tiles op by op (never a whole row or a row
+    // Peeling made the main tiles' sizes constant: fold them into the types,
+    // then vectorize the static tiles op by op (never a whole row or a row
     // block's insert_slice).
-    SmallVector<linalg::LinalgOp> tiles;
-    root->walk([&](linalg::LinalgOp op) {
-      if (op->hasAttr(kTile))
-        tiles.push_back(op);
-    });
-    for (linalg::LinalgOp op : tiles) {
-      op->removeAttr(kTile);
-      if (!hasStaticShapes(op) || failed(linalg::vectorizeOpPrecondition(op)))
-        continue;
-      rewriter.setInsertionPoint(op);
-      FailureOr<linalg::VectorizationResult> vectorized =
-          linalg::vectorize(rewriter, op);
-      if (failed(vectorized))
-        continue;
-      rewriter.replaceOp(op, vectorized->replacements);
-    }
+    rlx::canonicalizeTiles(root);
+    rlx::vectorizeMarked(rewriter, root, kTile);
 
     // Vector ops of rank 1 that convert-vector-to-llvm takes. A reduction
     // over unit dims only (a column sum's row tile: vector<1xV> -> <V>) is
@@ -435,7 +394,7 @@ struct RlxVectorizeRowsPass
     // The tensors the hoisted transfers went through are then only passed
     // along the loop and written once before being read back: fold them
     // away, so that no per-row buffer is left for them.
-    applyWithCanonicalization(root, RewritePatternSet(ctx));
+    rlx::applyWithCanonicalization(root, RewritePatternSet(ctx));
   }
 };
 } // namespace
