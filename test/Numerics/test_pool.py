@@ -54,6 +54,16 @@ CASES = [
     ("wide int k3s2p1", (2, 2, 7, 69), (3, 3), (2, 2), (1, 1), "int", False),
     ("dynamic batch int k3s2p1", (3, 2, 9, 9), (3, 3), (2, 2), (1, 1), "int", True),
     ("dynamic batch randn k2x3", (2, 3, 6, 7), (2, 3), (2, 1), (1, 1), "randn", True),
+    # Overlapping windows on planes that split into whole stride phases (the
+    # gather form of max-pool-direct): ties, NaNs, windows that start before
+    # the plane (k5 p2: offsets -1..1), wide rows, a dynamic batch.
+    ("even int ties k3s2p1", (2, 2, 8, 10), (3, 3), (2, 2), (1, 1), "int", False),
+    ("even nan+ties k3s2p1", (2, 3, 8, 8), (3, 3), (2, 2), (1, 1), "nanint", False),
+    ("even int ties k3x2 s2x1 p1x0", (2, 3, 8, 6), (3, 2), (2, 1), (1, 0), "int", False),
+    ("even int ties k5s2p2", (2, 2, 10, 12), (5, 5), (2, 2), (2, 2), "int", False),
+    ("even randn k4x3 s2x3 p1", (2, 2, 8, 9), (4, 3), (2, 3), (1, 1), "randn", False),
+    ("even wide int k3s2", (2, 2, 8, 70), (3, 3), (2, 2), (0, 0), "int", False),
+    ("even dynamic batch nanint k3s2p1", (3, 2, 10, 10), (3, 3), (2, 2), (1, 1), "nanint", True),
     # dilation / ceil_mode: (..., dilation, ceil_mode); dyn may name the
     # dynamic dims ("n", "hw", "nchw").
     ("d2 k3s1", (2, 3, 9, 8), (3, 3), (1, 1), (0, 0), "randn", False, (2, 2), False),

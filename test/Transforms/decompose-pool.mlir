@@ -2,41 +2,82 @@
 // RUN: rlx-opt %s --split-input-file --rlx-decompose-backward | FileCheck %s --check-prefix=SCATTER
 // RUN: rlx-opt %s --split-input-file --rlx-decompose-backward=max-pool-direct=0 | FileCheck %s --check-prefix=NODIRECT
 
-// Default (max-pool-scatter), dilation 1 and static planes: the first
-// in-bounds column of each window, max(2*wo - 1, 0), as a table (an input of
-// the argmax, not a max in its body); one (n, c) plane per scf.forall
-// iteration; the plane padded with -inf (8x8 into 9x11 at [1, 1]: every
-// tap of 4 + 1 windows per row, see argmaxWidth), one generic over (ho, wo)
-// whose unrolled taps read the padded plane at
-// (2*ho + kh, 2*wo + kw) and select the flat index h*8 + w of the first max
-// (v > max or v is NaN; start: the first in-bounds position), then scf.for
-// loops over the 4x4 windows add dy into the plane at that index.
+// Default (max-pool-scatter, max-pool-direct), dilation 1 and static
+// planes: the first in-bounds column of each window, max(2*wo - 1, 0), as a
+// table (an input of the argmax, not a max in its body); one (n, c) plane
+// per scf.forall iteration; the plane padded with -inf and split into its
+// two column phases (8x8 into 9x2x5: x[h, w] at [1 + h, w mod 2,
+// 1 + w div 2], a transpose of its [8, 4, 2] view); one generic over
+// (ho, wo) whose unrolled taps read unit-stride rows of the phases and
+// select the flat index h*8 + w of the first max (v > max or v is NaN;
+// start: the first in-bounds position), written into a -1 filled 5x5
+// buffer; then one elementwise generic over dx's phases (4x2x4x2) that
+// adds, for the windows (i + a, j + b), a and b in {0, 1}, in window order,
+// dy where the window's argmax is the position. No scatter loops.
 // SCATTER-DAG: #[[ROW:.+]] = affine_map<(d0, d1) -> (d1)>
 // SCATTER-DAG: #[[ID2:.+]] = affine_map<(d0, d1) -> (d0, d1)>
+// SCATTER-DAG: #[[PWIN:.+]] = affine_map<(d0, d1, d2, d3) -> (d0, d2)>
+// SCATTER-DAG: #[[PID4:.+]] = affine_map<(d0, d1, d2, d3) -> (d0, d1, d2, d3)>
 // SCATTER-LABEL: func.func @max_pool2d_backward
 // SCATTER-SAME: (%[[X:.+]]: tensor<?x3x8x8xf32>, %[[DY:.+]]: tensor<?x3x4x4xf32>)
-// SCATTER: %[[FIRST:.+]] = linalg.generic {{.+}} outs(%{{.+}} : tensor<5xi32>)
+// SCATTER: %[[FIRST:.+]] = linalg.generic {{.+}} outs(%{{.+}} : tensor<4xi32>)
 // SCATTER: arith.maxsi
 // SCATTER: %[[DX:.+]] = scf.forall (%[[N:.+]], %[[C:.+]]) in (%{{.+}}, 3) shared_outs(%[[OUT:.+]] = %{{.+}})
 // SCATTER: %[[XPL:.+]] = tensor.extract_slice %[[X]][%[[N]], %[[C]], 0, 0] [1, 1, 8, 8] [1, 1, 1, 1] : tensor<?x3x8x8xf32> to tensor<8x8xf32>
-// SCATTER: %[[PAD0:.+]] = linalg.fill ins(%{{.+}} : f32) outs(%{{.+}} : tensor<9x11xf32>)
-// SCATTER: %[[XP:.+]] = tensor.insert_slice %[[XPL]] into %[[PAD0]][1, 1] [8, 8] [1, 1]
-// SCATTER: %[[BEST:.+]] = linalg.generic {indexing_maps = [#[[ROW]], #[[ID2]]], {{.+}} ins(%[[FIRST]] : tensor<5xi32>) outs(%{{.+}} : tensor<4x5xi32>)
-// SCATTER-COUNT-9: tensor.extract %[[XP]]
-// SCATTER: linalg.yield %{{.+}} : i32
 // SCATTER: %[[DYPL:.+]] = tensor.extract_slice %[[DY]][%[[N]], %[[C]], 0, 0] [1, 1, 4, 4]
 // SCATTER: %[[PLANE:.+]] = tensor.extract_slice %[[OUT]][%[[N]], %[[C]], 0, 0] [1, 1, 8, 8]
-// SCATTER: %[[ZERO:.+]] = linalg.fill ins(%{{.+}} : f32) outs(%[[PLANE]] : tensor<8x8xf32>)
-// SCATTER: tensor.collapse_shape %[[ZERO]] {{\[\[}}0, 1]] : tensor<8x8xf32> into tensor<64xf32>
-// SCATTER: scf.for {{.+}} -> (tensor<64xf32>)
-// SCATTER: scf.for {{.+}} -> (tensor<64xf32>)
-// SCATTER: tensor.extract %[[BEST]]
-// SCATTER: tensor.extract %[[DYPL]]
-// SCATTER: arith.addf
-// SCATTER: tensor.insert
-// SCATTER: tensor.expand_shape
+// SCATTER: %[[NONE:.+]] = linalg.fill ins(%{{.+}} : i32) outs(%{{.+}} : tensor<5x5xi32>)
+// SCATTER: %[[WINDOWS:.+]] = tensor.extract_slice %[[NONE]][0, 0] [4, 4] [1, 1]
+// SCATTER: linalg.generic {{.+}} outs(%{{.+}} : tensor<90xf32>)
+// SCATTER: %[[PH:.+]] = tensor.expand_shape %{{.+}} {{\[\[}}0, 1, 2]] output_shape [9, 2, 5]
+// SCATTER: %[[GROUPS:.+]] = tensor.expand_shape %[[XPL]] {{\[\[}}0], [1, 2]] output_shape [8, 4, 2]
+// SCATTER: %[[T:.+]] = linalg.transpose ins(%[[GROUPS]] : tensor<8x4x2xf32>) outs(%{{.+}} : tensor<8x2x4xf32>) permutation = [0, 2, 1]
+// SCATTER: %[[XP:.+]] = tensor.insert_slice %[[T]] into %[[PH]][1, 0, 1] [8, 2, 4] [1, 1, 1]
+// SCATTER: %[[BEST:.+]] = linalg.generic {indexing_maps = [#[[ROW]], #[[ID2]]], {{.+}} ins(%[[FIRST]] : tensor<4xi32>) outs(%[[WINDOWS]] : tensor<4x4xi32>)
+// SCATTER-COUNT-9: tensor.extract %[[XP]]
+// SCATTER: linalg.yield %{{.+}} : i32
+// SCATTER: %[[BESTP:.+]] = tensor.insert_slice %[[BEST]] into %[[NONE]][0, 0] [4, 4] [1, 1]
+// SCATTER: %[[DYP:.+]] = tensor.insert_slice %[[DYPL]] into %{{.+}}[0, 0] [4, 4] [1, 1] : tensor<4x4xf32> into tensor<5x5xf32>
+// SCATTER: %[[B01:.+]] = tensor.extract_slice %[[BESTP]][0, 1] [4, 4] [1, 1]
+// SCATTER: %[[G01:.+]] = tensor.extract_slice %[[DYP]][0, 1] [4, 4] [1, 1]
+// SCATTER: %[[B10:.+]] = tensor.extract_slice %[[BESTP]][1, 0] [4, 4] [1, 1]
+// SCATTER: %[[G10:.+]] = tensor.extract_slice %[[DYP]][1, 0] [4, 4] [1, 1]
+// SCATTER: %[[B11:.+]] = tensor.extract_slice %[[BESTP]][1, 1] [4, 4] [1, 1]
+// SCATTER: %[[G11:.+]] = tensor.extract_slice %[[DYP]][1, 1] [4, 4] [1, 1]
+// SCATTER: %[[PHASES:.+]] = tensor.expand_shape %[[PLANE]] {{\[\[}}0, 1], [2, 3]] output_shape [4, 2, 4, 2]
+// SCATTER: %[[SUM:.+]] = linalg.generic {indexing_maps = [#[[PWIN]], #[[PWIN]], #[[PWIN]], #[[PWIN]], #[[PWIN]], #[[PWIN]], #[[PWIN]], #[[PWIN]], #[[PID4]]], iterator_types = ["parallel", "parallel", "parallel", "parallel"]} ins(%[[BEST]], %[[DYPL]], %[[B01]], %[[G01]], %[[B10]], %[[G10]], %[[B11]], %[[G11]] : {{.+}}) outs(%[[PHASES]] : tensor<4x2x4x2xf32>)
+// SCATTER: ^bb0(%[[W00:.+]]: i32, %[[D00:.+]]: f32, %[[W01:.+]]: i32, %[[D01:.+]]: f32, %[[W10:.+]]: i32, %[[D10:.+]]: f32, %[[W11:.+]]: i32, %[[D11:.+]]: f32, %{{.+}}: f32):
+// SCATTER: %[[POS:.+]] = arith.addi %{{.+}}, %{{.+}} : i32
+// SCATTER: %[[H00:.+]] = arith.cmpi eq, %[[W00]], %[[POS]] : i32
+// SCATTER: %[[T00:.+]] = arith.select %[[H00]], %[[D00]], %[[ZEROF:.+]] : f32
+// SCATTER: %[[S00:.+]] = arith.addf %[[T00]], %[[ZEROF]] : f32
+// SCATTER: %[[H01:.+]] = arith.cmpi eq, %[[W01]], %[[POS]] : i32
+// SCATTER: %[[T01:.+]] = arith.select %[[H01]], %[[D01]], %[[ZEROF]] : f32
+// SCATTER: %[[S01:.+]] = arith.addf %[[S00]], %[[T01]] : f32
+// SCATTER: arith.cmpi eq, %[[W10]], %[[POS]] : i32
+// SCATTER: %[[S10:.+]] = arith.addf %[[S01]], %{{.+}} : f32
+// SCATTER: arith.cmpi eq, %[[W11]], %[[POS]] : i32
+// SCATTER: %[[S11:.+]] = arith.addf %[[S10]], %{{.+}} : f32
+// SCATTER: linalg.yield %[[S11]] : f32
+// SCATTER: tensor.collapse_shape %[[SUM]] {{\[\[}}0, 1], [2, 3]] : tensor<4x2x4x2xf32> into tensor<8x8xf32>
+// SCATTER-NOT: scf.for {{.+}} -> (tensor
 // SCATTER: tensor.parallel_insert_slice %{{.+}} into %[[OUT]][%[[N]], %[[C]], 0, 0] [1, 1, 8, 8]
 // SCATTER: return %[[DX]]
+// With max-pool-direct=0: the same argmax into a 4x4 tensor, then a zeroed
+// plane and scf.for loops over the 4x4 windows that add dy at each argmax.
+// NODIRECT-LABEL: func.func @max_pool2d_backward
+// NODIRECT: linalg.transpose
+// NODIRECT: %[[NBEST:.+]] = linalg.generic {{.+}} outs(%{{.+}} : tensor<4x4xi32>)
+// NODIRECT: %[[NZERO:.+]] = linalg.fill ins(%{{.+}} : f32) outs(%{{.+}} : tensor<8x8xf32>)
+// NODIRECT: tensor.collapse_shape %[[NZERO]] {{\[\[}}0, 1]] : tensor<8x8xf32> into tensor<64xf32>
+// NODIRECT: scf.for {{.+}} -> (tensor<64xf32>)
+// NODIRECT: scf.for {{.+}} -> (tensor<64xf32>)
+// NODIRECT: tensor.extract %[[NBEST]]
+// NODIRECT: tensor.extract
+// NODIRECT: arith.addf
+// NODIRECT: tensor.insert
+// NODIRECT: tensor.expand_shape
+// NODIRECT: return
 
 // Dynamic batch, overlapping 3x3 windows, stride 2, padding 1.
 // Generic 1 over (n, c, ho, wo, kh, kw): per window the max and its argmax
@@ -158,9 +199,10 @@ func.func @dilation_ceil_mode(%x: tensor<2x3x9x8xf32>, %dy: tensor<2x3x4x4xf32>)
 // -----
 
 // kernel == stride (2x2 windows, stride 2, no position in two windows),
-// 10x11 planes with padding (1, 0): the argmax as above over 6x9 windows
-// (Wo = 5 rounded up to a power of two, + 1; the padded plane is 12x18 so
-// that every tap of the 9 windows per row is inside it), then (max-pool-direct)
+// 10x11 planes with padding (1, 0): the argmax as above over 6x8 windows
+// (Wo = 5 rounded up to a power of two; the phase plane is 12x2x8 so that
+// every tap of the 8 windows per row is inside it; x's 11th column, past
+// the whole column pairs, is inserted on its own), then (max-pool-direct)
 // one elementwise generic over the window grid (ho, kh, wo, kw) = 6x2x5x2
 // that selects dy[ho, wo] where (2*ho + kh - 1)*11 + 2*wo + kw is
 // best[ho, wo] and 0 elsewhere: no scatter. Grid row r is x's row r - 1;
@@ -171,15 +213,19 @@ func.func @dilation_ceil_mode(%x: tensor<2x3x9x8xf32>, %dy: tensor<2x3x4x4xf32>)
 // SCATTER-LABEL: func.func @nonoverlapping
 // SCATTER-SAME: (%{{.+}}: tensor<2x3x10x11xf64>, %[[DY:.+]]: tensor<2x3x6x5xf64>)
 // SCATTER: scf.forall
-// SCATTER: linalg.fill ins(%{{.+}} : f64) outs(%{{.+}} : tensor<12x18xf64>)
-// SCATTER: %[[BEST:.+]] = linalg.generic {{.+}} outs(%{{.+}} : tensor<6x9xi32>)
-// SCATTER-COUNT-4: tensor.extract
-// SCATTER: linalg.yield
+// SCATTER: %[[XPL:.+]] = tensor.extract_slice %{{.+}} [1, 1, 10, 11]
 // SCATTER: %[[DYPL:.+]] = tensor.extract_slice %[[DY]]
 // SCATTER: %[[PLANE:.+]] = tensor.extract_slice %{{.+}} [1, 1, 10, 11]
+// SCATTER: linalg.generic {{.+}} outs(%{{.+}} : tensor<192xf64>)
+// SCATTER: linalg.transpose ins(%{{.+}} : tensor<10x5x2xf64>) outs(%{{.+}} : tensor<10x2x5xf64>)
+// SCATTER: %[[LAST:.+]] = tensor.extract_slice %[[XPL]][0, 10] [10, 1] [1, 1] : tensor<10x11xf64> to tensor<10xf64>
+// SCATTER: tensor.insert_slice %[[LAST]] into %{{.+}}[1, 0, 5] [10, 1, 1] [1, 1, 1] : tensor<10xf64> into tensor<12x2x8xf64>
+// SCATTER: %[[BEST:.+]] = linalg.generic {{.+}} outs(%{{.+}} : tensor<6x8xi32>)
+// SCATTER-COUNT-4: tensor.extract
+// SCATTER: linalg.yield
 // SCATTER: %[[GRID:.+]] = tensor.empty() : tensor<12x10xf64>
 // SCATTER: %[[GRID4:.+]] = tensor.expand_shape %[[GRID]] {{\[\[}}0, 1], [2, 3]] output_shape [6, 2, 5, 2]
-// SCATTER: %[[BESTV:.+]] = tensor.extract_slice %[[BEST]][0, 0] [6, 5] [1, 1] : tensor<6x9xi32> to tensor<6x5xi32>
+// SCATTER: %[[BESTV:.+]] = tensor.extract_slice %[[BEST]][0, 0] [6, 5] [1, 1] : tensor<6x8xi32> to tensor<6x5xi32>
 // SCATTER: %[[SEL:.+]] = linalg.generic {indexing_maps = [#[[WIN]], #[[WIN]], #[[ID4]]], iterator_types = ["parallel", "parallel", "parallel", "parallel"]} ins(%[[BESTV]], %[[DYPL]] : tensor<6x5xi32>, tensor<6x5xf64>) outs(%[[GRID4]] : tensor<6x2x5x2xf64>)
 // SCATTER: ^bb0(%[[B:.+]]: i32, %[[G:.+]]: f64, %{{.+}}: f64):
 // SCATTER: %[[HIT:.+]] = arith.cmpi eq, %{{.+}}, %[[B]] : i32

@@ -100,10 +100,14 @@ def RlxDecomposeBackward : Pass<"rlx-decompose-backward"> {
            "argmax, instead of an argmax tensor of every window and a "
            "gather-sum over the positions">,
     Option<"maxPoolDirect", "max-pool-direct", "bool", /*default=*/"true",
-           "max_pool2d_backward with kernel == stride (no position in two "
-           "windows), dilation 1 and static planes under max-pool-scatter: "
-           "dx is one elementwise select of dy at each window's argmax "
-           "instead of a zeroed plane and a scatter">,
+           "max_pool2d_backward with dilation 1 and static planes under "
+           "max-pool-scatter, without a scatter: with kernel == stride (no "
+           "position in two windows) dx is one elementwise select of dy at "
+           "each window's argmax; with overlapping windows and H, W "
+           "multiples of the stride, one elementwise generic over dx's "
+           "stride phases adds dy of the windows that may contain each "
+           "position where it is their argmax (instead of a zeroed plane "
+           "and a scatter)">,
   ];
   let dependentDialects = [
     "::mlir::arith::ArithDialect", "::mlir::linalg::LinalgDialect",

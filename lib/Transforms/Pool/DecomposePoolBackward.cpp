@@ -20,9 +20,10 @@
 //
 // With max-pool-scatter (the default) it is instead one pass over the
 // windows that adds dy at each window's argmax: with dilation 1 and static
-// planes buildMaxPoolPlanes (MaxPoolPlanes.cpp: a -inf padded plane, a
-// vectorized argmax generic, then a scalar scatter in window order, or with
-// max-pool-direct and kernel == stride one elementwise select), else
+// planes buildMaxPoolPlanes (MaxPoolPlanes.cpp: a -inf padded plane split
+// into column phases, a vectorized argmax generic, then with
+// max-pool-direct one elementwise generic over dx, or a scalar scatter in
+// window order), else
 // buildMaxPoolScatter (scalar loops per window). The IR does not depend on
 // the sizes either.
 //

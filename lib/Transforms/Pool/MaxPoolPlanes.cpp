@@ -4,27 +4,30 @@
 // scf.forall over the (n, c) planes, one thread per plane (a result does not
 // depend on the thread count), and in each plane
 //
-//   xp = x[n, c] padded with -inf to [Hp, Wp]: every tap of Ho x WoV windows
-//        is inside it (the padding, the windows of ceil mode that reach past
-//        the input, and the WoV - Wo windows that only make the vectorized
-//        argmax loop leave one window to its scalar remainder, see
-//        argmaxWidth: the remainder of Wo = 56 cost as much as the vector
-//        part)
+//   xph = x[n, c] padded with -inf and split into its sW column phases
+//        (buildPhasePlane): every tap of Ho x WoV windows is inside it (the
+//        padding, the windows of ceil mode that reach past the input, and
+//        the WoV - Wo windows that only round the vectorized argmax loop up
+//        to whole vectors, see argmaxWidth)
 //   best[ho, wo] = flat index h*W + w of the window's first max: a generic
-//        over (ho, wo < WoV) reading xp once per tap (tensor.extract at
-//        (ho*sH + kh, wo*sW + kw)), starting from max = -inf and the window's
-//        first in-bounds position and taking v when v > max or v is NaN,
-//        taps in row-major order (PyTorch's rule; a -inf pad is never
+//        over (ho, wo < WoV) reading xph once per tap (tensor.extract at a
+//        unit-stride row across wo), starting from max = -inf and the
+//        window's first in-bounds position and taking v when v > max or v
+//        is NaN, taps in row-major order (PyTorch's rule; a -inf pad is never
 //        taken). No branch and affine addresses: LLVM vectorizes it across
 //        wo.
 //
-// and then dx[n, c] from best and dy[n, c]:
-//   - overlapping windows: dx = 0; dx[best[i]] += dy[i] in window order (the
-//     sums of the other forms bit for bit);
+// and then dx[n, c] from best and dy[n, c] (the three forms' sums are equal
+// bit for bit):
 //   - max-pool-direct, kernel == stride (every position is in at most one
 //     window): one elementwise generic over the window grid (ho, kh, wo, kw),
 //     dy[ho, wo] where the position is best[ho, wo] and 0 elsewhere; no
-//     scatter, no read of dx.
+//     scatter, no read of dx;
+//   - max-pool-direct, overlapping windows, H and W multiples of the
+//     stride: one elementwise generic over dx's phases that adds dy of the
+//     few windows that may contain each position where it is their argmax
+//     (buildPlaneGather); no zeroed plane, no scatter;
+//   - otherwise: dx = 0; dx[best[i]] += dy[i] in window order.
 //
 // With dilation 1 and padding at most half the kernel every window holds a
 // position of x (the verifier's rules), so `best` is always in the plane.
@@ -48,15 +51,12 @@ using namespace mlir::rlx;
 static constexpr int64_t kLanes = 16;
 
 /// WoV: Wo rounded up to a multiple of kLanes (below kLanes to a power of
-/// two: a narrower vector rather than up to 15 wasted lanes), plus one. LLVM
-/// vectorizes the strided tap loads (stride sW) as interleave groups that
-/// read past their last element, so it leaves at least one iteration to
-/// scalar code: with a multiple of the vector width that was a whole vector
-/// of windows, with the +1 it is one window.
+/// two: a narrower vector rather than up to 15 wasted lanes), so that LLVM
+/// vectorizes the argmax loop without a scalar remainder.
 static int64_t argmaxWidth(int64_t outWidth) {
   if (outWidth < kLanes)
-    return static_cast<int64_t>(llvm::PowerOf2Ceil(outWidth)) + 1;
-  return (outWidth + kLanes - 1) / kLanes * kLanes + 1;
+    return static_cast<int64_t>(llvm::PowerOf2Ceil(outWidth));
+  return llvm::alignTo(outWidth, kLanes);
 }
 
 namespace {
@@ -69,6 +69,16 @@ struct Plane {
   /// The element type of x and the flat plane index type (i32 when H*W
   /// fits).
   Type element, index;
+
+  /// buildPhasePlane's column offset, ceil(pW / sW).
+  int64_t columnOffset() const {
+    return llvm::divideCeil(padding[1], stride[1]);
+  }
+  /// The phase column of tap kw relative to the window: (kw - pW) div sW
+  /// (floor) + columnOffset(), at least 0.
+  int64_t tapShift(int64_t kw) const {
+    return llvm::divideFloorSigned(kw - padding[1], stride[1]) + columnOffset();
+  }
 
   Value flat(OpBuilder &b, Location loc, Value row, Value col) const {
     auto cast = [&](Value v) {
@@ -97,29 +107,82 @@ static Value buildFirstColumns(OpBuilder &b, Location loc, const Plane &p) {
       })[0];
 }
 
-/// best[ho, wo] for wo < WoV (the header's rule) from the plane of x.
-static Value buildPlaneArgmax(OpBuilder &b, Location loc, const Plane &p,
-                              Value xPlane, Value firstColumns) {
-  MLIRContext *ctx = b.getContext();
-  double negInfinity = -std::numeric_limits<double>::infinity();
+/// x's plane padded with -inf and split into its column phases:
+/// xph[pH + h, w mod sW, off + w div sW] = x[h, w], off = ceil(pW / sW), so
+/// that tap kw of window wo reads xph[row, d mod sW, wo + d div sW + off]
+/// for d = kw - pW (floor division): a unit-stride row across the windows.
+/// With the padded plane itself the taps were stride-sW loads, which LLVM
+/// vectorized as interleave groups: two loads and two permutes per tap, and
+/// a scalar remainder window (they read past their last element).
+static Value buildPhasePlane(OpBuilder &b, Location loc, const Plane &p,
+                             Value xPlane) {
+  int64_t s = p.stride[1], off = p.columnOffset();
+  int64_t wholeColumns = p.width / s;
   int64_t paddedHeight = std::max(
       p.padding[0] + p.height, (p.outHeight - 1) * p.stride[0] + p.kernel[0]);
-  int64_t paddedWidth = std::max(
-      p.padding[1] + p.width, (p.vectorWidth - 1) * p.stride[1] + p.kernel[1]);
-  Value xp = filled(
-      b, loc,
-      tensor::EmptyOp::create(
-          b, loc, ArrayRef<int64_t>{paddedHeight, paddedWidth}, p.element),
-      negInfinity);
-  xp = tensor::InsertSliceOp::create(
-      b, loc, xPlane, xp,
-      ArrayRef<OpFoldResult>{b.getIndexAttr(p.padding[0]),
-                             b.getIndexAttr(p.padding[1])},
-      ArrayRef<OpFoldResult>{b.getIndexAttr(p.height), b.getIndexAttr(p.width)},
-      ArrayRef<OpFoldResult>{b.getIndexAttr(1), b.getIndexAttr(1)});
+  int64_t phaseWidth =
+      std::max<int64_t>(off + llvm::divideCeil(p.width, s),
+                        p.vectorWidth + p.tapShift(p.kernel[1] - 1));
+  // Filled flat by a generic: LLVM vectorized the loop nest of a 3-D fill
+  // across its outer loops, with scatters (and a linalg.fill takes the
+  // reshape back into its own shape).
+  Value negInf =
+      floatConst(b, loc, p.element, -std::numeric_limits<double>::infinity());
+  Value flatFill = buildParallel(
+      b, loc, {b.getIndexAttr(paddedHeight * s * phaseWidth)}, p.element, {}, 1,
+      [&](OpBuilder &, Location, ValueRange) -> SmallVector<Value> {
+        return {negInf};
+      })[0];
+  Value xph = tensor::ExpandShapeOp::create(
+      b, loc, RankedTensorType::get({paddedHeight, s, phaseWidth}, p.element),
+      flatFill, SmallVector<ReassociationIndices>{{0, 1, 2}});
+  OpFoldResult zero = b.getIndexAttr(0), one = b.getIndexAttr(1);
+  OpFoldResult rows = b.getIndexAttr(p.height),
+               top = b.getIndexAttr(p.padding[0]);
+  SmallVector<OpFoldResult> unit(3, one);
+  if (wholeColumns > 0) {
+    // x's columns [0, wholeColumns * s) as [H, W div s, s], transposed into
+    // xph[pH.., :, off..].
+    Value whole = tensor::ExtractSliceOp::create(
+        b, loc, xPlane, ArrayRef<OpFoldResult>{zero, zero},
+        ArrayRef<OpFoldResult>{rows, b.getIndexAttr(wholeColumns * s)},
+        ArrayRef<OpFoldResult>{one, one});
+    Value groups = tensor::ExpandShapeOp::create(
+        b, loc, RankedTensorType::get({p.height, wholeColumns, s}, p.element),
+        whole, SmallVector<ReassociationIndices>{{0}, {1, 2}});
+    SmallVector<OpFoldResult> offsets{top, zero, b.getIndexAttr(off)};
+    SmallVector<OpFoldResult> sizes{rows, b.getIndexAttr(s),
+                                    b.getIndexAttr(wholeColumns)};
+    Value target =
+        tensor::ExtractSliceOp::create(b, loc, xph, offsets, sizes, unit);
+    Value phases = linalg::TransposeOp::create(b, loc, groups, target,
+                                               ArrayRef<int64_t>{0, 2, 1})
+                       .getResult()[0];
+    xph = tensor::InsertSliceOp::create(b, loc, phases, xph, offsets, sizes,
+                                        unit);
+  }
+  // The last W mod s columns, one column each.
+  for (int64_t q = 0; q < p.width % s; ++q) {
+    Value column = tensor::ExtractSliceOp::create(
+        b, loc, RankedTensorType::get({p.height}, p.element), xPlane,
+        ArrayRef<OpFoldResult>{zero, b.getIndexAttr(wholeColumns * s + q)},
+        ArrayRef<OpFoldResult>{rows, one}, ArrayRef<OpFoldResult>{one, one});
+    xph = tensor::InsertSliceOp::create(
+        b, loc, column, xph,
+        ArrayRef<OpFoldResult>{top, b.getIndexAttr(q),
+                               b.getIndexAttr(off + wholeColumns)},
+        ArrayRef<OpFoldResult>{rows, one, one}, unit);
+  }
+  return xph;
+}
+
+/// best[ho, wo] for wo < WoV (the header's rule) from the plane of x.
+static Value buildPlaneArgmax(OpBuilder &b, Location loc, const Plane &p,
+                              Value xPlane, Value firstColumns, Value init) {
+  MLIRContext *ctx = b.getContext();
+  double negInfinity = -std::numeric_limits<double>::infinity();
+  Value xph = buildPhasePlane(b, loc, p, xPlane);
   Value negInf = floatConst(b, loc, p.element, negInfinity);
-  Value init = tensor::EmptyOp::create(
-      b, loc, ArrayRef<int64_t>{p.outHeight, p.vectorWidth}, p.index);
   AffineExpr d0, d1;
   bindDims(ctx, d0, d1);
   return buildGeneric(
@@ -139,9 +202,11 @@ static Value buildPlaneArgmax(OpBuilder &b, Location loc, const Plane &p,
         Value max = negInf, idx = first;
         for (int64_t kh = 0; kh < p.kernel[0]; ++kh) {
           for (int64_t kw = 0; kw < p.kernel[1]; ++kw) {
+            int64_t d = kw - p.padding[1];
             Value v = tensor::ExtractOp::create(
-                b, l, xp,
-                ValueRange{m.add(row0, m.c(kh)), m.add(col0, m.c(kw))});
+                b, l, xph,
+                ValueRange{m.add(row0, m.c(kh)), m.c(llvm::mod(d, p.stride[1])),
+                           m.add(m.index(1), m.c(p.tapShift(kw)))});
             Value take = m.either(
                 arith::CmpFOp::create(b, l, arith::CmpFPredicate::OGT, v, max),
                 arith::CmpFOp::create(b, l, arith::CmpFPredicate::UNO, v, v));
@@ -260,6 +325,126 @@ static Value buildPlaneDirect(OpBuilder &b, Location loc, const Plane &p,
       ArrayRef<OpFoldResult>{one, one});
 }
 
+namespace {
+/// The windows that may contain a position of phase (ph, pw) along one
+/// axis (the gather form): position h = s*i + ph lies in windows
+/// ho = i + a for a in [first, first + count), for every phase (dilation 1:
+/// ho*s - p <= h <= ho*s - p + k - 1).
+struct WindowOffsets {
+  int64_t first, count;
+
+  WindowOffsets(int64_t kernel, int64_t stride, int64_t padding)
+      : first(llvm::divideCeilSigned(padding - kernel + 1, stride)),
+        count((stride - 1 + padding) / stride - first + 1) {}
+};
+} // namespace
+
+/// Windows one position may gather from at most (k3 s1: 9, k3 s2: 4): past
+/// that the compares cost more than the scatter they replace.
+static constexpr int64_t kMaxGatherTerms = 16;
+
+/// Whether buildPlaneGather applies: every axis splits into whole phases.
+static bool gatherFits(const Plane &p) {
+  WindowOffsets rows(p.kernel[0], p.stride[0], p.padding[0]);
+  WindowOffsets cols(p.kernel[1], p.stride[1], p.padding[1]);
+  return p.height % p.stride[0] == 0 && p.width % p.stride[1] == 0 &&
+         rows.count * cols.count <= kMaxGatherTerms;
+}
+
+/// dx of the plane for overlapping windows without a scatter (max-pool-direct):
+/// dx viewed as [H/sH, sH, W/sW, sW] (position (s*i + ph, s*j + pw)) by one
+/// elementwise generic that adds, for each window (i + a, j + b) that may
+/// contain the position, in window order, dy of that window where its argmax
+/// is the position and +0 elsewhere. Starting from +0 the sum is never -0,
+/// so the added zeros change nothing and the sums are the scatter's bit for
+/// bit. best and dy are read at shifted slices of copies padded by the
+/// windows past the plane's: best with -1 (no position), dy with 0, which
+/// also cancels the argmax's extra windows wo >= Wo.
+static Value buildPlaneGather(OpBuilder &b, Location loc, const Plane &p,
+                              Value dxPlane,
+                              function_ref<Value(Value)> argmaxInto,
+                              Value dyPlane) {
+  MLIRContext *ctx = b.getContext();
+  WindowOffsets rows(p.kernel[0], p.stride[0], p.padding[0]);
+  WindowOffsets cols(p.kernel[1], p.stride[1], p.padding[1]);
+  int64_t phaseRows = p.height / p.stride[0], phaseCols = p.width / p.stride[1];
+  // Padded row r holds window r + first; best's [Ho, WoV] must fit.
+  int64_t padRows = phaseRows + rows.count - 1;
+  int64_t padCols =
+      std::max(phaseCols + cols.count - 1, p.vectorWidth - cols.first);
+  OpFoldResult one = b.getIndexAttr(1);
+  SmallVector<OpFoldResult> unit{one, one};
+  SmallVector<OpFoldResult> origin{b.getIndexAttr(-rows.first),
+                                   b.getIndexAttr(-cols.first)};
+  auto placed = [&](Value small, Value large) -> Value {
+    auto type = cast<RankedTensorType>(small.getType());
+    return tensor::InsertSliceOp::create(
+        b, loc, small, large, origin,
+        getAsIndexOpFoldResult(ctx, type.getShape()), unit);
+  };
+  // The argmax writes its [Ho, WoV] windows into the padded buffer.
+  Value noPosition =
+      arith::ConstantOp::create(b, loc, b.getIntegerAttr(p.index, -1));
+  Value bestPadded =
+      linalg::FillOp::create(
+          b, loc, noPosition,
+          ValueRange{tensor::EmptyOp::create(
+              b, loc, ArrayRef<int64_t>{padRows, padCols}, p.index)})
+          .getResult(0);
+  Value argmaxWindows = tensor::ExtractSliceOp::create(
+      b, loc, bestPadded, origin,
+      ArrayRef<OpFoldResult>{b.getIndexAttr(p.outHeight),
+                             b.getIndexAttr(p.vectorWidth)},
+      unit);
+  bestPadded = placed(argmaxInto(argmaxWindows), bestPadded);
+  Value dyPadded =
+      placed(dyPlane,
+             filled(b, loc,
+                    tensor::EmptyOp::create(
+                        b, loc, ArrayRef<int64_t>{padRows, padCols}, p.element),
+                    0.0));
+  AffineExpr d0, d1, d2, d3;
+  bindDims(ctx, d0, d1, d2, d3);
+  AffineMap window = AffineMap::get(4, 0, {d0, d2}, ctx);
+  SmallVector<GenericOperand> inputs;
+  for (int64_t a = 0; a < rows.count; ++a) {
+    for (int64_t c = 0; c < cols.count; ++c) {
+      for (Value padded : {bestPadded, dyPadded})
+        inputs.push_back(
+            {tensor::ExtractSliceOp::create(
+                 b, loc, padded,
+                 ArrayRef<OpFoldResult>{b.getIndexAttr(a), b.getIndexAttr(c)},
+                 ArrayRef<OpFoldResult>{b.getIndexAttr(phaseRows),
+                                        b.getIndexAttr(phaseCols)},
+                 unit),
+             window});
+    }
+  }
+  SmallVector<ReassociationIndices> split{{0, 1}, {2, 3}};
+  auto phaseType = RankedTensorType::get(
+      {phaseRows, p.stride[0], phaseCols, p.stride[1]}, p.element);
+  Value phases =
+      tensor::ExpandShapeOp::create(b, loc, phaseType, dxPlane, split);
+  Value zero = floatConst(b, loc, p.element, 0.0);
+  Value result = buildGeneric(
+      b, loc, inputs, {{phases, AffineMap::getMultiDimIdentityMap(4, ctx)}},
+      [&](OpBuilder &b, Location l, ValueRange args) -> SmallVector<Value> {
+        IndexMath m{b, l};
+        Value row = m.add(m.mul(m.index(0), m.c(p.stride[0])), m.index(1));
+        Value col = m.add(m.mul(m.index(2), m.c(p.stride[1])), m.index(3));
+        Value position = p.flat(b, l, row, col);
+        Value sum = zero;
+        for (size_t t = 0; t + 1 < args.size() - 1; t += 2) {
+          Value hit = arith::CmpIOp::create(b, l, arith::CmpIPredicate::eq,
+                                            args[t], position);
+          sum = arith::AddFOp::create(b, l, sum,
+                                      m.select(hit, args[t + 1], zero));
+        }
+        return {sum};
+      })[0];
+  return tensor::CollapseShapeOp::create(b, loc, result, split);
+}
+
 Value mlir::rlx::buildMaxPoolPlanes(RewriterBase &rewriter,
                                     MaxPool2dBackwardOp op, bool direct) {
   Location loc = op.getLoc();
@@ -279,7 +464,6 @@ Value mlir::rlx::buildMaxPoolPlanes(RewriterBase &rewriter,
           rewriter.getI64Type()};
   if (p.height * p.width < std::numeric_limits<int32_t>::max())
     p.index = rewriter.getI32Type();
-  direct = direct && p.kernel == p.stride;
 
   Value firstColumns = buildFirstColumns(rewriter, loc, p);
   auto forall = scf::ForallOp::create(
@@ -300,13 +484,23 @@ Value mlir::rlx::buildMaxPoolPlanes(RewriterBase &rewriter,
                                   rewriter.getIndexAttr(cols)},
         strides);
   };
-  Value best = buildPlaneArgmax(rewriter, loc, p, plane(x, p.height, p.width),
-                                firstColumns);
+  Value xPlane = plane(x, p.height, p.width);
+  auto argmaxInto = [&](Value init) {
+    return buildPlaneArgmax(rewriter, loc, p, xPlane, firstColumns, init);
+  };
+  Value windows = tensor::EmptyOp::create(
+      rewriter, loc, ArrayRef<int64_t>{p.outHeight, p.vectorWidth}, p.index);
   Value dyPlane = plane(dy, p.outHeight, p.outWidth);
   Value dxPlane = plane(out, p.height, p.width);
-  Value dx = direct
-                 ? buildPlaneDirect(rewriter, loc, p, dxPlane, best, dyPlane)
-                 : buildPlaneScatter(rewriter, loc, p, dxPlane, best, dyPlane);
+  Value dx;
+  if (direct && p.kernel == p.stride)
+    dx = buildPlaneDirect(rewriter, loc, p, dxPlane, argmaxInto(windows),
+                          dyPlane);
+  else if (direct && gatherFits(p))
+    dx = buildPlaneGather(rewriter, loc, p, dxPlane, argmaxInto, dyPlane);
+  else
+    dx = buildPlaneScatter(rewriter, loc, p, dxPlane, argmaxInto(windows),
+                           dyPlane);
   rewriter.setInsertionPointToStart(forall.getTerminator().getBody());
   tensor::ParallelInsertSliceOp::create(
       rewriter, loc, dx, out, offsets,

@@ -71,8 +71,10 @@ class MaxPool2dBackwardOp;
 
 /// dx of max_pool2d_backward by (n, c) planes (MaxPoolPlanes.cpp), for
 /// dilation 1 and static H, W, Ho, Wo: a vectorized argmax per plane, then
-/// dy added at each argmax in window order, or with `direct` and kernel ==
-/// stride one elementwise select of dy at the argmax positions.
+/// dy added at each argmax in window order, or with `direct` one
+/// elementwise generic (kernel == stride: a select of dy at the argmax
+/// positions; H, W multiples of the stride: a sum over the windows that
+/// may contain each position).
 Value buildMaxPoolPlanes(RewriterBase &rewriter, MaxPool2dBackwardOp op,
                          bool direct);
 
