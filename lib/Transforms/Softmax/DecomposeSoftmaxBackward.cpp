@@ -3,14 +3,15 @@
 // Every gradient recomputes the statistics of the softmax of its input
 // (SoftmaxUtils.h: m = max, then a sum of exp(x - m) that also accumulates
 // what the gradient needs) and ends with one broadcasting elementwise
-// generic; three generics in all, whatever the tensor sizes:
+// generic; three or four generics in all, whatever the tensor sizes:
 //
 //   softmax_backward:       (s, t) = sum(e, dy * e),  e = exp(x - m)
 //                           dx = e/s * (dy - t/s)
 //   log_softmax_backward:   (s, g) = sum(e, dy)
 //                           dx = dy - e/s * g
 //   softmax_cross_entropy_backward:
-//     dlogits[n, c] = (exp(l - m[n]) * (1/s[n]) - (c == labels[n])) * d_loss[n]
+//     e = exp(l - m[n]) (an elementwise generic), s = sum(e), then
+//     dlogits[n, c] = (e * (1/s[n]) - (c == labels[n])) * d_loss[n]
 //     (the one-hot term compares the class index with the label)
 //
 //===----------------------------------------------------------------------===//
@@ -25,9 +26,9 @@
 using namespace mlir;
 using namespace mlir::rlx;
 
-/// m = max_c logits, s = sum_c exp(logits - m), then one generic over
-/// [N, C]: (exp(l - m) * (1/s) - select(c == label, 1, 0)) * d_loss. A label
-/// outside [0, C) never equals c, so it contributes no one-hot term.
+/// m = max_c logits, e = exp(logits - m), s = sum_c e, then one generic over
+/// [N, C]: (e * (1/s) - select(c == label, 1, 0)) * d_loss. A label outside
+/// [0, C) never equals c, so it contributes no one-hot term.
 static FailureOr<SmallVector<Value>>
 decomposeSoftmaxCrossEntropyBackward(RewriterBase &rewriter,
                                      SoftmaxCrossEntropyBackwardOp op,
@@ -35,21 +36,34 @@ decomposeSoftmaxCrossEntropyBackward(RewriterBase &rewriter,
   Location loc = op.getLoc();
   Value logits = op.getLogits();
   Value m = buildMaxOverAxis(rewriter, loc, logits, 1);
-  Value s = buildSumExpOverAxis(rewriter, loc, logits, m, 1);
+  // e = exp(l - m) once, then s = sum(e) and the gradient both read it: the
+  // exponential is most of the work per element, and rlx-fuse-rows keeps
+  // e's row block in cache between the two.
+  Value e = buildBroadcastElementwise(
+      rewriter, loc, {logits}, {m}, {1},
+      [](OpBuilder &b, Location l, ValueRange args) -> Value {
+        return buildShiftedExp(b, l, args[0], args[1]);
+      });
+  AffineMap id = rewriter.getMultiDimIdentityMap(2);
+  Value s = buildReduction(
+      rewriter, loc, e, {1}, {{e, id}}, {0.0},
+      [](OpBuilder &b, Location l, ValueRange args) -> SmallVector<Value> {
+        return {arith::AddFOp::create(b, l, args[1], args[0])};
+      })[0];
   Value dlogits = buildBroadcastElementwise(
-      rewriter, loc, {logits}, {m, s, op.getLabels(), op.getDLoss()}, {1},
+      rewriter, loc, {e}, {s, op.getLabels(), op.getDLoss()}, {1},
       [](OpBuilder &b, Location l, ValueRange args) -> Value {
         Type t = args[0].getType();
         // e * (1/s), not e / s: 1/s is of the row's scalar s (a scalar
         // divide per vector once vectorized), e / s a divide per element.
         Value p = arith::MulFOp::create(
-            b, l, buildShiftedExp(b, l, args[0], args[1]),
-            arith::DivFOp::create(b, l, floatConst(b, l, t, 1.0), args[2]));
+            b, l, args[0],
+            arith::DivFOp::create(b, l, floatConst(b, l, t, 1.0), args[1]));
         Value oneHot = arith::SelectOp::create(
-            b, l, buildIsLabel(b, l, 1, args[3]), floatConst(b, l, t, 1.0),
+            b, l, buildIsLabel(b, l, 1, args[2]), floatConst(b, l, t, 1.0),
             floatConst(b, l, t, 0.0));
         return arith::MulFOp::create(
-            b, l, arith::SubFOp::create(b, l, p, oneHot), args[4]);
+            b, l, arith::SubFOp::create(b, l, p, oneHot), args[3]);
       });
   return SmallVector<Value>{dlogits};
 }
