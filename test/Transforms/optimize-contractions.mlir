@@ -288,3 +288,25 @@ func.func @transpose_index(%x: tensor<4x64x32x40xindex>) -> tensor<4x32x40x64xin
   %t = linalg.transpose ins(%x : tensor<4x64x32x40xindex>) outs(%e : tensor<4x32x40x64xindex>) permutation = [0, 2, 3, 1]
   return %t : tensor<4x32x40x64xindex>
 }
+
+// -----
+
+// The 1M-element zeroed table of an embedding gradient starts the scatter
+// loop: its fill is an scf.forall over the rows (both threads zero their
+// part), the scatter loop then adds into it. A small table's fill stays.
+// CHECK-LABEL: func.func @scatter_table
+// CHECK: %[[TABLE:.+]] = scf.forall (%{{.*}}) in (2048) shared_outs
+// CHECK: linalg.fill ins(%{{.*}} : f32) outs(%{{.*}} : tensor<1x512xf32>)
+// CHECK: scf.forall.in_parallel
+// CHECK: scf.for {{.*}} iter_args(%{{.*}} = %[[TABLE]]) -> (tensor<2048x512xf32>)
+// CHECK-LABEL: func.func @scatter_small_table
+// CHECK-NOT: scf.forall
+// CHECK: linalg.fill ins(%{{.*}} : f32) outs(%{{.*}} : tensor<64x512xf32>)
+func.func @scatter_table(%dy: tensor<100x512xf32>, %i: tensor<100xi64>) -> tensor<2048x512xf32> {
+  %r = rlx.gather_backward %dy, %i {axis = 0 : i64} : tensor<100x512xf32>, tensor<100xi64> -> tensor<2048x512xf32>
+  return %r : tensor<2048x512xf32>
+}
+func.func @scatter_small_table(%dy: tensor<100x512xf32>, %i: tensor<100xi64>) -> tensor<64x512xf32> {
+  %r = rlx.gather_backward %dy, %i {axis = 0 : i64} : tensor<100x512xf32>, tensor<100xi64> -> tensor<64x512xf32>
+  return %r : tensor<64x512xf32>
+}

@@ -6,7 +6,8 @@
 // Each is a full pass over a tensor of several MB, and was serial before
 // the parallel kernel (a tenth to a fifth of a convolution's 2-thread
 // time). parallelizeLargeCopies makes each an scf.forall over its leading
-// dims, in place once bufferized.
+// dims, in place once bufferized; and so a large zero fill that starts a
+// scatter loop.
 //
 //===----------------------------------------------------------------------===//
 #include "Optimize/ParallelCopies.h"
@@ -15,6 +16,7 @@
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/Func/IR/FuncOps.h"
 #include "mlir/Dialect/Linalg/IR/Linalg.h"
+#include "mlir/Dialect/SCF/IR/SCF.h"
 #include "mlir/Dialect/SCF/Transforms/TileUsingInterface.h"
 #include "mlir/Dialect/SCF/Transforms/Transforms.h"
 #include "mlir/Dialect/Tensor/IR/Tensor.h"
@@ -133,6 +135,26 @@ static void stridedCopyInParallel(RewriterBase &rewriter,
   (void)tileLeadingLoopsOnThreads(rewriter, op);
 }
 
+/// A large linalg.fill outside any loop that only starts the accumulators of
+/// scf.for loops (a gather_backward's scatter: its 65 MB zeroed table was
+/// the whole 2-thread time, with the page faults of a fresh allocation) as
+/// an scf.forall over all but its last dim, so both threads zero (and fault
+/// in) their part. A fill another linalg op reads is left to the fusions.
+static void fillInParallel(RewriterBase &rewriter, linalg::FillOp op) {
+  auto type = dyn_cast<RankedTensorType>(op->getResult(0).getType());
+  if (!op.hasPureTensorSemantics() || !isa<func::FuncOp>(op->getParentOp()) ||
+      !type || !type.hasStaticShape() || type.getRank() < 2 ||
+      type.getNumElements() < (1 << 18) ||
+      !llvm::all_of(op->getResult(0).getUses(), [](OpOperand &use) {
+        return isa<scf::ForOp>(use.getOwner());
+      }))
+    return;
+  SmallVector<int64_t> sizes(type.getRank(), 1);
+  sizes.back() = 0;
+  (void)rlx::tileAndReplace(rewriter, op, sizes,
+                            scf::SCFTilingOptions::LoopType::ForallOp);
+}
+
 /// A large linalg.transpose outside any loop as an scf.forall over its
 /// leading result dims (all but the last two), one tile per index. When it
 /// swaps the last two dims (the input's rows become the result's columns,
@@ -182,6 +204,10 @@ void mlir::rlx::parallelizeLargeCopies(RewriterBase &rewriter, Operation *root,
   root->walk([&](linalg::TransposeOp op) { transposes.push_back(op); });
   for (linalg::TransposeOp op : transposes)
     transposeInParallel(rewriter, op, vectorBits);
+  SmallVector<linalg::FillOp> fills;
+  root->walk([&](linalg::FillOp op) { fills.push_back(op); });
+  for (linalg::FillOp op : fills)
+    fillInParallel(rewriter, op);
   SmallVector<linalg::GenericOp> copies;
   root->walk([&](linalg::GenericOp op) { copies.push_back(op); });
   for (linalg::GenericOp op : copies)
