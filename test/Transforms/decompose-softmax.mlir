@@ -80,26 +80,28 @@ func.func @ce_backward_cast(%l: tensor<?x?xf32>, %t: tensor<?xi32>, %d: tensor<?
 
 // -----
 
-// softmax_backward: m = max (one reduction), then s = sum(e) and
-// t = sum(dy * e), e = exp(x - m), in ONE two-result reduction, then one
-// generic dx = e/s * (dy - t/s).
+// softmax_backward: m = max (one reduction), e = exp(x - m) once (an
+// elementwise generic), then s = sum(e) and t = sum(dy * e) in ONE
+// two-result reduction over e, then one generic dx = e/s * (dy - t/s) that
+// reads e: no second exponential.
 // CHECK-LABEL: func.func @softmax_backward
 // CHECK-SAME: (%[[X:.+]]: tensor<?x10xf32>, %[[DY:.+]]: tensor<?x10xf32>)
 // CHECK: %[[M:.+]] = linalg.generic {{.*}}iterator_types = ["parallel", "reduction"]} ins(%[[X]] : tensor<?x10xf32>) outs(%{{.+}} : tensor<?xf32>)
 // CHECK: arith.maximumf
-// CHECK: %[[ST:.+]]:2 = linalg.generic {{.*}}iterator_types = ["parallel", "reduction"]} ins(%[[X]], %[[M]], %[[DY]] : tensor<?x10xf32>, tensor<?xf32>, tensor<?x10xf32>) outs(%{{.+}}, %{{.+}} : tensor<?xf32>, tensor<?xf32>)
-// CHECK-NEXT: ^bb0(%[[XV:.+]]: f32, %[[MV:.+]]: f32, %[[DV:.+]]: f32, %[[SA:.+]]: f32, %[[TA:.+]]: f32):
+// CHECK: %[[EXPS:.+]] = linalg.generic {{.*}}iterator_types = ["parallel", "parallel"]} ins(%[[X]], %[[M]] : tensor<?x10xf32>, tensor<?xf32>) outs(%{{.+}} : tensor<?x10xf32>)
+// CHECK-NEXT: ^bb0(%[[XV:.+]]: f32, %[[MV:.+]]: f32, %{{.+}}: f32):
 // CHECK-NEXT: %[[D:.+]] = arith.subf %[[XV]], %[[MV]] : f32
 // CHECK-NEXT: %[[E:.+]] = math.exp %[[D]] : f32
-// CHECK-NEXT: %[[S:.+]] = arith.addf %[[SA]], %[[E]] : f32
-// CHECK-NEXT: %[[DE:.+]] = arith.mulf %[[DV]], %[[E]] : f32
+// CHECK-NEXT: linalg.yield %[[E]] : f32
+// CHECK: %[[ST:.+]]:2 = linalg.generic {{.*}}iterator_types = ["parallel", "reduction"]} ins(%[[EXPS]], %[[DY]] : tensor<?x10xf32>, tensor<?x10xf32>) outs(%{{.+}}, %{{.+}} : tensor<?xf32>, tensor<?xf32>)
+// CHECK-NEXT: ^bb0(%[[EV:.+]]: f32, %[[DV:.+]]: f32, %[[SA:.+]]: f32, %[[TA:.+]]: f32):
+// CHECK-NEXT: %[[S:.+]] = arith.addf %[[SA]], %[[EV]] : f32
+// CHECK-NEXT: %[[DE:.+]] = arith.mulf %[[DV]], %[[EV]] : f32
 // CHECK-NEXT: %[[T:.+]] = arith.addf %[[TA]], %[[DE]] : f32
 // CHECK-NEXT: linalg.yield %[[S]], %[[T]] : f32, f32
-// CHECK: %[[DX:.+]] = linalg.generic {{.*}}iterator_types = ["parallel", "parallel"]} ins(%[[X]], %[[DY]], %[[M]], %[[ST]]#0, %[[ST]]#1 : {{.*}}) outs(%{{.+}} : tensor<?x10xf32>)
-// CHECK-NEXT: ^bb0(%[[XV2:.+]]: f32, %[[DV2:.+]]: f32, %[[MV2:.+]]: f32, %[[SV:.+]]: f32, %[[TV:.+]]: f32, %{{.+}}: f32):
-// CHECK-NEXT: %[[D2:.+]] = arith.subf %[[XV2]], %[[MV2]] : f32
-// CHECK-NEXT: %[[E2:.+]] = math.exp %[[D2]] : f32
-// CHECK-NEXT: %[[Y:.+]] = arith.divf %[[E2]], %[[SV]] : f32
+// CHECK: %[[DX:.+]] = linalg.generic {{.*}}iterator_types = ["parallel", "parallel"]} ins(%[[EXPS]], %[[DY]], %[[ST]]#0, %[[ST]]#1 : {{.*}}) outs(%{{.+}} : tensor<?x10xf32>)
+// CHECK-NEXT: ^bb0(%[[EV2:.+]]: f32, %[[DV2:.+]]: f32, %[[SV:.+]]: f32, %[[TV:.+]]: f32, %{{.+}}: f32):
+// CHECK-NEXT: %[[Y:.+]] = arith.divf %[[EV2]], %[[SV]] : f32
 // CHECK-NEXT: %[[MEAN:.+]] = arith.divf %[[TV]], %[[SV]] : f32
 // CHECK-NEXT: %[[DIFF:.+]] = arith.subf %[[DV2]], %[[MEAN]] : f32
 // CHECK-NEXT: %[[R:.+]] = arith.mulf %[[Y]], %[[DIFF]] : f32
@@ -113,21 +115,21 @@ func.func @softmax_backward(%x: tensor<?x10xf32>, %dy: tensor<?x10xf32>) -> tens
 
 // -----
 
-// log_softmax_backward along a dynamic middle axis: the same three generics,
-// the second summing dy, the last dx = dy - e/s * sum(dy).
+// log_softmax_backward along a dynamic middle axis: the same four
+// generics, the sums over e summing dy too, the last dx = dy - e/s * sum(dy).
 // CHECK-DAG: #[[ID:.+]] = affine_map<(d0, d1, d2) -> (d0, d1, d2)>
 // CHECK-DAG: #[[RED:.+]] = affine_map<(d0, d1, d2) -> (d0, d2)>
 // CHECK-LABEL: func.func @log_softmax_backward
 // CHECK-SAME: (%[[X:.+]]: tensor<4x?x3xf64>, %[[DY:.+]]: tensor<4x?x3xf64>)
 // CHECK: %[[M:.+]] = linalg.generic {indexing_maps = [#[[ID]], #[[RED]]], iterator_types = ["parallel", "reduction", "parallel"]} ins(%[[X]] : tensor<4x?x3xf64>) outs(%{{.+}} : tensor<4x3xf64>)
-// CHECK: %[[SG:.+]]:2 = linalg.generic {indexing_maps = [#[[ID]], #[[RED]], #[[ID]], #[[RED]], #[[RED]]], iterator_types = ["parallel", "reduction", "parallel"]} ins(%[[X]], %[[M]], %[[DY]] : {{.*}}) outs(%{{.+}}, %{{.+}} : tensor<4x3xf64>, tensor<4x3xf64>)
-// CHECK-NEXT: ^bb0(%[[XV:.+]]: f64, %[[MV:.+]]: f64, %[[DV:.+]]: f64, %[[SA:.+]]: f64, %[[GA:.+]]: f64):
+// CHECK: %[[EXPS:.+]] = linalg.generic {indexing_maps = [#[[ID]], #[[RED]], #[[ID]]], iterator_types = ["parallel", "parallel", "parallel"]} ins(%[[X]], %[[M]] : {{.*}}) outs(%{{.+}} : tensor<4x?x3xf64>)
+// CHECK: math.exp
+// CHECK: %[[SG:.+]]:2 = linalg.generic {indexing_maps = [#[[ID]], #[[ID]], #[[RED]], #[[RED]]], iterator_types = ["parallel", "reduction", "parallel"]} ins(%[[EXPS]], %[[DY]] : {{.*}}) outs(%{{.+}}, %{{.+}} : tensor<4x3xf64>, tensor<4x3xf64>)
+// CHECK-NEXT: ^bb0(%[[EV:.+]]: f64, %[[DV:.+]]: f64, %[[SA:.+]]: f64, %[[GA:.+]]: f64):
 // CHECK: %[[G:.+]] = arith.addf %[[GA]], %[[DV]] : f64
-// CHECK: %[[DX:.+]] = linalg.generic {{.*}}iterator_types = ["parallel", "parallel", "parallel"]} ins(%[[X]], %[[DY]], %[[M]], %[[SG]]#0, %[[SG]]#1 : {{.*}}) outs(%{{.+}} : tensor<4x?x3xf64>)
-// CHECK-NEXT: ^bb0(%[[XV2:.+]]: f64, %[[DV2:.+]]: f64, %[[MV2:.+]]: f64, %[[SV:.+]]: f64, %[[GV:.+]]: f64, %{{.+}}: f64):
-// CHECK-NEXT: %[[D2:.+]] = arith.subf %[[XV2]], %[[MV2]] : f64
-// CHECK-NEXT: %[[E2:.+]] = math.exp %[[D2]] : f64
-// CHECK-NEXT: %[[Y:.+]] = arith.divf %[[E2]], %[[SV]] : f64
+// CHECK: %[[DX:.+]] = linalg.generic {{.*}}iterator_types = ["parallel", "parallel", "parallel"]} ins(%[[EXPS]], %[[DY]], %[[SG]]#0, %[[SG]]#1 : {{.*}}) outs(%{{.+}} : tensor<4x?x3xf64>)
+// CHECK-NEXT: ^bb0(%[[EV2:.+]]: f64, %[[DV2:.+]]: f64, %[[SV:.+]]: f64, %[[GV:.+]]: f64, %{{.+}}: f64):
+// CHECK-NEXT: %[[Y:.+]] = arith.divf %[[EV2]], %[[SV]] : f64
 // CHECK-NEXT: %[[YG:.+]] = arith.mulf %[[Y]], %[[GV]] : f64
 // CHECK-NEXT: %[[R:.+]] = arith.subf %[[DV2]], %[[YG]] : f64
 // CHECK-NEXT: linalg.yield %[[R]] : f64

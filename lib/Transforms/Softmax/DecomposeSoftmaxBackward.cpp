@@ -1,16 +1,18 @@
 //===- DecomposeSoftmaxBackward.cpp - softmax and cross-entropy gradients -===//
 //
-// Every gradient recomputes the statistics of the softmax of its input
-// (SoftmaxUtils.h: m = max, then a sum of exp(x - m) that also accumulates
-// what the gradient needs) and ends with one broadcasting elementwise
-// generic; three or four generics in all, whatever the tensor sizes:
+// Every gradient recomputes the statistics of the softmax of its input:
+// m = max (SoftmaxUtils.h), e = exp(x - m) once (an elementwise generic:
+// the exponential is most of the work per element, and rlx-fuse-rows keeps
+// e's row block in cache for its two readers), a sum of e that also
+// accumulates what the gradient needs, and one broadcasting elementwise
+// generic that reads e; four generics in all, whatever the tensor sizes:
 //
-//   softmax_backward:       (s, t) = sum(e, dy * e),  e = exp(x - m)
+//   softmax_backward:       (s, t) = sum(e, dy * e)
 //                           dx = e/s * (dy - t/s)
 //   log_softmax_backward:   (s, g) = sum(e, dy)
 //                           dx = dy - e/s * g
 //   softmax_cross_entropy_backward:
-//     e = exp(l - m[n]) (an elementwise generic), s = sum(e), then
+//     s = sum(e), then
 //     dlogits[n, c] = (e * (1/s[n]) - (c == labels[n])) * d_loss[n]
 //     (the one-hot term compares the class index with the label)
 //
@@ -36,9 +38,6 @@ decomposeSoftmaxCrossEntropyBackward(RewriterBase &rewriter,
   Location loc = op.getLoc();
   Value logits = op.getLogits();
   Value m = buildMaxOverAxis(rewriter, loc, logits, 1);
-  // e = exp(l - m) once, then s = sum(e) and the gradient both read it: the
-  // exponential is most of the work per element, and rlx-fuse-rows keeps
-  // e's row block in cache between the two.
   Value e = buildBroadcastElementwise(
       rewriter, loc, {logits}, {m}, {1},
       [](OpBuilder &b, Location l, ValueRange args) -> Value {
@@ -68,29 +67,34 @@ decomposeSoftmaxCrossEntropyBackward(RewriterBase &rewriter,
   return SmallVector<Value>{dlogits};
 }
 
-/// The statistics of softmax(x) along `axis` and one more sum: m = max(x),
-/// then in one reduction s = sum(exp(x - m)) and sum(term(x, dy, exp(x - m))).
-/// Returns {m, s, extra}.
+/// e = exp(x - m) for m = max(x) along `axis` (an elementwise generic, so
+/// that the sums and the gradient read it rather than each computing the
+/// exponential again), then in one reduction s = sum(e) and
+/// t = sum(term(dy, e)). Returns {e, s, t}.
 static SmallVector<Value> buildSoftmaxStatsWithSum(
     RewriterBase &rewriter, Location loc, Value x, Value dy, int64_t axis,
     function_ref<Value(OpBuilder &, Location, Value dy, Value e)> term) {
   Value m = buildMaxOverAxis(rewriter, loc, x, axis);
+  Value e = buildBroadcastElementwise(
+      rewriter, loc, {x}, {m}, {axis},
+      [](OpBuilder &b, Location l, ValueRange args) -> Value {
+        return buildShiftedExp(b, l, args[0], args[1]);
+      });
   AffineMap id =
       rewriter.getMultiDimIdentityMap(cast<ShapedType>(x.getType()).getRank());
   SmallVector<Value> sums = buildReduction(
-      rewriter, loc, x, {axis}, {{x, id}, {m, id.dropResults(axis)}, {dy, id}},
-      {0.0, 0.0},
+      rewriter, loc, x, {axis}, {{e, id}, {dy, id}}, {0.0, 0.0},
       [&](OpBuilder &b, Location l, ValueRange args) -> SmallVector<Value> {
-        Value e = buildShiftedExp(b, l, args[0], args[1]);
-        return {arith::AddFOp::create(b, l, args[3], e),
-                arith::AddFOp::create(b, l, args[4], term(b, l, args[2], e))};
+        return {
+            arith::AddFOp::create(b, l, args[2], args[0]),
+            arith::AddFOp::create(b, l, args[3], term(b, l, args[1], args[0]))};
       });
-  return {m, sums[0], sums[1]};
+  return {e, sums[0], sums[1]};
 }
 
-/// The gradient of a softmax-family op from its statistics: m, s and
+/// The gradient of a softmax-family op from its statistics: e, s and
 /// t = sum(term(dy, e)) (buildSoftmaxStatsWithSum), then one broadcasting
-/// generic dx = combine(y, dy, s, t) with y = exp(x - m) / s.
+/// generic dx = combine(y, dy, s, t) with y = e / s.
 static Value buildSoftmaxFamilyGrad(
     RewriterBase &rewriter, Location loc, Value x, Value dy, int64_t axis,
     function_ref<Value(OpBuilder &, Location, Value dy, Value e)> term,
@@ -100,12 +104,11 @@ static Value buildSoftmaxFamilyGrad(
   SmallVector<Value> stats =
       buildSoftmaxStatsWithSum(rewriter, loc, x, dy, axis, term);
   return buildBroadcastElementwise(
-      rewriter, loc, {x, dy}, stats, {axis},
+      rewriter, loc, {stats[0], dy}, {stats[1], stats[2]}, {axis},
       [&](OpBuilder &b, Location l, ValueRange args) -> Value {
-        // args: x, dy, m, s, t
-        Value y = arith::DivFOp::create(
-            b, l, buildShiftedExp(b, l, args[0], args[2]), args[3]);
-        return combine(b, l, y, args[1], args[3], args[4]);
+        // args: e, dy, s, t
+        Value y = arith::DivFOp::create(b, l, args[0], args[2]);
+        return combine(b, l, y, args[1], args[2], args[3]);
       });
 }
 
