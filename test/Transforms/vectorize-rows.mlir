@@ -37,13 +37,18 @@ func.func @elementwise(%x: tensor<?x1000xf32>) -> tensor<?x1000xf32> {
 
 // -----
 
-// A row sum over a dynamic row length is left alone: the dynamic remainder
-// would update part of the partial sums inside the tile loop, so they would
-// live in a tensor (a buffer per row), not in registers.
+// A row sum over a dynamic row length n is split at (n floordiv 8) * 8: the
+// part before is 8-lane partial sums carried in registers (a vector
+// iter_arg), reduced once per row; the rest (< 8 elements) is a scalar
+// generic that continues the sum. (Not split, the dynamic remainder would
+// update part of the partial sums inside the tile loop, a buffer per row.)
 // CHECK-LABEL: func.func @row_sum
-// CHECK-NOT: vector.
-// CHECK: linalg.generic
-// CHECK-NOT: vector.
+// CHECK: scf.forall
+// CHECK: scf.for {{.*}} -> (vector<8xf64>)
+// CHECK: vector.transfer_read {{.*}} : tensor<1x8xf64>, vector<8xf64>
+// CHECK: arith.addf {{.*}} : vector<8xf64>
+// CHECK: vector.reduction <add>
+// CHECK: linalg.generic {{.*}}iterator_types = ["parallel", "reduction"]} ins(%{{.*}} : tensor<1x?xf64>)
 // CHECK: return
 func.func @row_sum(%x: tensor<4x?xf64>) -> tensor<4xf64> {
   %z = arith.constant 0.0 : f64

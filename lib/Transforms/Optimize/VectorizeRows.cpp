@@ -32,6 +32,7 @@
 #include "Optimize/HostTarget.h"
 #include "Optimize/Tiling.h"
 
+#include "mlir/Dialect/Affine/IR/AffineOps.h"
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/Linalg/IR/Linalg.h"
 #include "mlir/Dialect/Linalg/Transforms/Transforms.h"
@@ -131,12 +132,6 @@ static int64_t planLanes(linalg::GenericOp op, int64_t vectorBits) {
     return 0;
   int64_t range = op.getStaticLoopRanges()[inner];
   if (!ShapedType::isDynamic(range) && range < lanes)
-    return 0;
-  // A reduction over a row of dynamic length would have a dynamic
-  // remainder inside the tile loop, which updates part of the partial sums:
-  // they would live in a tensor (a buffer per row), not in registers.
-  if (ShapedType::isDynamic(range) &&
-      linalg::isReductionIterator(op.getIteratorTypesArray()[inner]))
     return 0;
   return lanes;
 }
@@ -278,26 +273,36 @@ static LogicalResult tileLanes(RewriterBase &rewriter, TilingInterface op,
   return success();
 }
 
-/// Splits off the static remainder (< V) of the row reduction tile `op` as
-/// its own op, which continues the sums of the V-wide part in the same row
+/// Splits off the remainder (< V) of the row reduction tile `op` as its own
+/// op, which continues the sums of the V-wide part in the same row
 /// iteration: peeled inside the tile loop it would update part of the V
-/// partial sums, a tensor (a buffer per row) instead of registers. Returns
-/// the V-wide part (`op` when there is no remainder); the remainder is
-/// marked.
+/// partial sums, a tensor (a buffer per row) instead of registers. A
+/// dynamic row splits at (n floordiv V) * V: the tile loop of the part
+/// before it then has no remainder (its peeled rest is empty and folds
+/// away), and the rest (< V, dynamic) stays scalar. Returns the V-wide part
+/// (`op` when there is no remainder); a static remainder is marked.
 static FailureOr<TilingInterface>
 splitRemainder(RewriterBase &rewriter, TilingInterface op, int64_t lanes) {
   auto linalgOp = cast<linalg::LinalgOp>(op.getOperation());
   unsigned inner = linalgOp.getNumLoops() - 1;
   int64_t range = linalgOp.getStaticLoopRanges()[inner];
   if (!linalg::isReductionIterator(linalgOp.getIteratorTypesArray()[inner]) ||
-      ShapedType::isDynamic(range) || range % lanes == 0)
+      (!ShapedType::isDynamic(range) && range % lanes == 0))
     return op;
   rewriter.setInsertionPoint(op);
-  auto [main, rest] = linalg::splitOp(
-      rewriter, op, inner, rewriter.getIndexAttr(range / lanes * lanes));
+  OpFoldResult splitPoint = rewriter.getIndexAttr(range / lanes * lanes);
+  if (ShapedType::isDynamic(range)) {
+    Location loc = op.getLoc();
+    SmallVector<Range> ranges = op.getIterationDomain(rewriter);
+    AffineExpr n = rewriter.getAffineSymbolExpr(0);
+    splitPoint = affine::makeComposedFoldedAffineApply(
+        rewriter, loc, n.floorDiv(lanes) * lanes, {ranges[inner].size});
+  }
+  auto [main, rest] = linalg::splitOp(rewriter, op, inner, splitPoint);
   if (!main || !rest)
     return failure();
-  rest->setAttr(kTile, rewriter.getUnitAttr());
+  if (!ShapedType::isDynamic(range))
+    rest->setAttr(kTile, rewriter.getUnitAttr());
   return main;
 }
 
