@@ -837,15 +837,8 @@ struct RlxOptimizeContractionsPass
       if (failed(tileContraction(rewriter, op, *plan, threaded, threads)))
         continue;
       rlx::canonicalizeTiles(root);
-      SmallVector<linalg::LinalgOp> tiles;
-      root->walk([&](linalg::LinalgOp tileOp) {
-        if (tileOp->hasAttr(kMarker))
-          tiles.push_back(tileOp);
-      });
-      for (linalg::LinalgOp tileOp : tiles) {
-        tileOp->removeAttr(kMarker);
+      for (linalg::LinalgOp tileOp : rlx::takeMarked(root, kMarker))
         (void)emitMicroKernel(rewriter, tileOp, *plan, bits, columnPieces);
-      }
     }
     // The copies made for the contractions (padded inputs, B in a layout
     // with n last) outside any loop are large passes over memory: on

@@ -94,13 +94,14 @@ static void padInParallel(RewriterBase &rewriter, tensor::PadOp pad) {
 static constexpr StringLiteral kTransposeSquare = "rlx.transpose_square";
 
 /// Whether `op` is a large pass over memory outside any loop: one static
-/// result of rank >= 3 and at least 2^18 elements, in the function body.
-static bool isLargeOutsideLoops(linalg::LinalgOp op) {
+/// result of rank >= `minRank` and at least 2^18 elements, in the function
+/// body.
+static bool isLargeOutsideLoops(linalg::LinalgOp op, int64_t minRank = 3) {
   if (!op.hasPureTensorSemantics() || op->getNumResults() != 1 ||
       !isa<func::FuncOp>(op->getParentOp()))
     return false;
   auto type = dyn_cast<RankedTensorType>(op->getResult(0).getType());
-  return type && type.hasStaticShape() && type.getRank() >= 3 &&
+  return type && type.hasStaticShape() && type.getRank() >= minRank &&
          type.getNumElements() >= (1 << 18);
 }
 
@@ -141,15 +142,12 @@ static void stridedCopyInParallel(RewriterBase &rewriter,
 /// an scf.forall over all but its last dim, so both threads zero (and fault
 /// in) their part. A fill another linalg op reads is left to the fusions.
 static void fillInParallel(RewriterBase &rewriter, linalg::FillOp op) {
-  auto type = dyn_cast<RankedTensorType>(op->getResult(0).getType());
-  if (!op.hasPureTensorSemantics() || !isa<func::FuncOp>(op->getParentOp()) ||
-      !type || !type.hasStaticShape() || type.getRank() < 2 ||
-      type.getNumElements() < (1 << 18) ||
+  if (!isLargeOutsideLoops(op, /*minRank=*/2) ||
       !llvm::all_of(op->getResult(0).getUses(), [](OpOperand &use) {
         return isa<scf::ForOp>(use.getOwner());
       }))
     return;
-  SmallVector<int64_t> sizes(type.getRank(), 1);
+  SmallVector<int64_t> sizes(op.getNumLoops(), 1);
   sizes.back() = 0;
   (void)rlx::tileAndReplace(rewriter, op, sizes,
                             scf::SCFTilingOptions::LoopType::ForallOp);

@@ -53,15 +53,21 @@ static bool hasStaticShapes(Operation *op) {
          llvm::all_of(op->getResultTypes(), isStatic);
 }
 
-void rlx::vectorizeMarked(RewriterBase &rewriter, Operation *root,
-                          StringRef marker) {
+SmallVector<linalg::LinalgOp> rlx::takeMarked(Operation *root,
+                                              StringRef marker) {
   SmallVector<linalg::LinalgOp> marked;
   root->walk([&](linalg::LinalgOp op) {
     if (op->hasAttr(marker))
       marked.push_back(op);
   });
-  for (linalg::LinalgOp op : marked) {
+  for (linalg::LinalgOp op : marked)
     op->removeAttr(marker);
+  return marked;
+}
+
+void rlx::vectorizeMarked(RewriterBase &rewriter, Operation *root,
+                          StringRef marker) {
+  for (linalg::LinalgOp op : takeMarked(root, marker)) {
     if (!hasStaticShapes(op) || failed(linalg::vectorizeOpPrecondition(op)))
       continue;
     rewriter.setInsertionPoint(op);

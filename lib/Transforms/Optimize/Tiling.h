@@ -28,6 +28,10 @@ void applyWithCanonicalization(Operation *root, RewritePatternSet &&patterns);
 /// (static main tiles), with the SCF loop canonicalizations.
 void canonicalizeTiles(Operation *root);
 
+/// The linalg ops under `root` that carry the unit attribute `marker`, in
+/// walk order, with the marker removed.
+SmallVector<linalg::LinalgOp> takeMarked(Operation *root, StringRef marker);
+
 /// Vectorizes the linalg ops under `root` that carry the unit attribute
 /// `marker` and have static shapes (linalg::vectorize), and removes the
 /// marker from all of them.

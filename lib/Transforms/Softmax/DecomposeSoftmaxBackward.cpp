@@ -38,17 +38,8 @@ decomposeSoftmaxCrossEntropyBackward(RewriterBase &rewriter,
   Location loc = op.getLoc();
   Value logits = op.getLogits();
   Value m = buildMaxOverAxis(rewriter, loc, logits, 1);
-  Value e = buildBroadcastElementwise(
-      rewriter, loc, {logits}, {m}, {1},
-      [](OpBuilder &b, Location l, ValueRange args) -> Value {
-        return buildShiftedExp(b, l, args[0], args[1]);
-      });
-  AffineMap id = rewriter.getMultiDimIdentityMap(2);
-  Value s = buildReduction(
-      rewriter, loc, e, {1}, {{e, id}}, {0.0},
-      [](OpBuilder &b, Location l, ValueRange args) -> SmallVector<Value> {
-        return {arith::AddFOp::create(b, l, args[1], args[0])};
-      })[0];
+  Value e = buildShiftedExpOverAxis(rewriter, loc, logits, m, 1);
+  Value s = buildSum(rewriter, loc, e, {1});
   Value dlogits = buildBroadcastElementwise(
       rewriter, loc, {e}, {s, op.getLabels(), op.getDLoss()}, {1},
       [](OpBuilder &b, Location l, ValueRange args) -> Value {
@@ -75,11 +66,7 @@ static SmallVector<Value> buildSoftmaxStatsWithSum(
     RewriterBase &rewriter, Location loc, Value x, Value dy, int64_t axis,
     function_ref<Value(OpBuilder &, Location, Value dy, Value e)> term) {
   Value m = buildMaxOverAxis(rewriter, loc, x, axis);
-  Value e = buildBroadcastElementwise(
-      rewriter, loc, {x}, {m}, {axis},
-      [](OpBuilder &b, Location l, ValueRange args) -> Value {
-        return buildShiftedExp(b, l, args[0], args[1]);
-      });
+  Value e = buildShiftedExpOverAxis(rewriter, loc, x, m, axis);
   AffineMap id =
       rewriter.getMultiDimIdentityMap(cast<ShapedType>(x.getType()).getRank());
   SmallVector<Value> sums = buildReduction(

@@ -41,6 +41,15 @@ Value mlir::rlx::buildSumExpOverAxis(OpBuilder &b, Location loc, Value x,
       })[0];
 }
 
+Value mlir::rlx::buildShiftedExpOverAxis(OpBuilder &b, Location loc, Value x,
+                                         Value m, int64_t axis) {
+  return buildBroadcastElementwise(
+      b, loc, {x}, {m}, {axis},
+      [](OpBuilder &nb, Location nloc, ValueRange args) -> Value {
+        return buildShiftedExp(nb, nloc, args[0], args[1]);
+      });
+}
+
 Value mlir::rlx::buildSoftmax(OpBuilder &b, Location loc, Value x,
                               int64_t axis) {
   Value m = buildMaxOverAxis(b, loc, x, axis);

@@ -20,6 +20,11 @@ Value buildMaxOverAxis(OpBuilder &b, Location loc, Value x, int64_t axis);
 Value buildSumExpOverAxis(OpBuilder &b, Location loc, Value x, Value m,
                           int64_t axis);
 
+/// e = exp(x - m) as a tensor shaped like x, m broadcast along `axis`: one
+/// elementwise generic, for gradients that read e more than once.
+Value buildShiftedExpOverAxis(OpBuilder &b, Location loc, Value x, Value m,
+                              int64_t axis);
+
 /// y = exp(x - m) / s along `axis`: the two reductions above and one
 /// broadcasting elementwise generic.
 Value buildSoftmax(OpBuilder &b, Location loc, Value x, int64_t axis);
