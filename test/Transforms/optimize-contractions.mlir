@@ -89,8 +89,11 @@ func.func @batch_dyn(%a: tensor<?x64x48xf64>, %b: tensor<?x48x40xf64>, %c: tenso
 #q = affine_map<(b, h, i, j, d) -> (b, h, i, d)>
 #k = affine_map<(b, h, i, j, d) -> (b, h, j, d)>
 #s = affine_map<(b, h, i, j, d) -> (b, h, i, j)>
+// The copy of k is cut into 16x16 squares, each a transposed vector read.
 // CHECK-LABEL: func.func @qkt
-// CHECK: %[[KT:.+]] = linalg.transpose ins(%{{.+}} : tensor<2x4x96x32xf32>) outs(%{{.+}} : tensor<2x4x32x96xf32>) permutation = [0, 1, 3, 2]
+// CHECK: %[[KT:.+]] = scf.for {{.*}} -> (tensor<2x4x32x96xf32>)
+// CHECK: vector.transfer_read {{.*}} {permutation_map = #{{.*}}} : tensor<1x1x16x16xf32>, vector<1x1x16x16xf32>
+// CHECK-NOT: linalg.transpose
 // CHECK: scf.forall ({{.*}}) in (2, 4)
 // CHECK: tensor.extract_slice %[[KT]]
 // CHECK: vector.transfer_read {{.*}} : tensor<1x1x32x32xf32>, vector<32xf32>
@@ -106,12 +109,15 @@ func.func @qkt(%q: tensor<2x4x64x32xf32>, %k: tensor<2x4x96x32xf32>, %c: tensor<
 // q k^T per block of query rows (attention-blocks): each block reads the
 // first n keys of the head, a slice of a tensor defined outside the loop, so
 // the keys are transposed once before the loop and each block slices the
-// transposed copy (not one transpose per block).
+// transposed copy (not one transpose per block). The copy is vectorized in
+// 16x16 squares there too: inside attention's loop over heads, LLVM had
+// turned its scalar loops into scatters.
 #q = affine_map<(b, h, i, j, d) -> (b, h, i, d)>
 #k = affine_map<(b, h, i, j, d) -> (b, h, j, d)>
 #s = affine_map<(b, h, i, j, d) -> (b, h, i, j)>
 // CHECK-LABEL: func.func @qkt_blocks
-// CHECK: %[[KT:.+]] = linalg.transpose ins(%{{.+}} : tensor<1x1x512x64xf32>) outs(%{{.+}} : tensor<1x1x64x512xf32>) permutation = [0, 1, 3, 2]
+// CHECK: %[[KT:.+]] = scf.for {{.*}} -> (tensor<1x1x64x512xf32>)
+// CHECK: vector.transfer_read {{.*}} {permutation_map = #{{.*}}} : tensor<1x1x16x16xf32>, vector<1x1x16x16xf32>
 // CHECK: scf.for %[[I:.+]] = %{{.+}} to %{{.+}} step %c64
 // CHECK-NOT: linalg.transpose
 // CHECK: tensor.extract_slice %[[KT]][0, 0, 0, 0] [1, 1, 64, %{{.+}}] [1, 1, 1, 1] : tensor<1x1x64x512xf32> to tensor<1x1x64x?xf32>
@@ -255,6 +261,30 @@ func.func @transpose(%x: tensor<4x64x32x40xf32>) -> tensor<4x32x40x64xf32> {
   %e = tensor.empty() : tensor<4x32x40x64xf32>
   %t = linalg.transpose ins(%x : tensor<4x64x32x40xf32>) outs(%e : tensor<4x32x40x64xf32>) permutation = [0, 2, 3, 1]
   return %t : tensor<4x32x40x64xf32>
+}
+
+// -----
+
+// A transpose inside a loop over heads (one head's keys, [s, d] -> [d, s])
+// is not split over threads, but it is cut into 16x16 vector squares.
+// CHECK-LABEL: func.func @transpose_in_loop
+// CHECK: scf.forall (%{{.*}}) in (4)
+// CHECK: scf.for %{{.*}} = %c0 to %c64 step %c16
+// CHECK: scf.for %{{.*}} = %c0 to %c512 step %c16
+// CHECK: vector.transfer_read {{.*}} {permutation_map = #{{.*}}} : tensor<1x16x16xf32>, vector<1x16x16xf32>
+// CHECK-NOT: linalg.transpose
+// CHECK: scf.forall.in_parallel
+func.func @transpose_in_loop(%k: tensor<4x512x64xf32>) -> tensor<4x64x512xf32> {
+  %e = tensor.empty() : tensor<4x64x512xf32>
+  %r = scf.forall (%h) in (4) shared_outs(%o = %e) -> (tensor<4x64x512xf32>) {
+    %s = tensor.extract_slice %k[%h, 0, 0] [1, 512, 64] [1, 1, 1] : tensor<4x512x64xf32> to tensor<1x512x64xf32>
+    %i = tensor.empty() : tensor<1x64x512xf32>
+    %t = linalg.transpose ins(%s : tensor<1x512x64xf32>) outs(%i : tensor<1x64x512xf32>) permutation = [0, 2, 1]
+    scf.forall.in_parallel {
+      tensor.parallel_insert_slice %t into %o[%h, 0, 0] [1, 64, 512] [1, 1, 1] : tensor<1x64x512xf32> into tensor<4x64x512xf32>
+    }
+  }
+  return %r : tensor<4x64x512xf32>
 }
 
 // -----

@@ -389,7 +389,9 @@ def RlxOptimizeContractions : Pass<"rlx-optimize-contractions"> {
     operand whose rows are loaded (B) is copied into a layout with the
     vectorized dim last when it is not. Tile sizes come from the shapes and
     the vector width. Tiles with a dynamic m or n extent are left to the
-    scalar loop lowering.
+    scalar loop lowering. Every static `linalg.transpose` of the last two
+    dims (such copies, inside loops too) is cut into one-register squares,
+    each a transposed vector read.
   }];
   let options = [
     Option<"vectorBits", "vector-bits", "int64_t", /*default=*/"0",

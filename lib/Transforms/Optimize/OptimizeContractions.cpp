@@ -844,7 +844,8 @@ struct RlxOptimizeContractionsPass
     // with n last) outside any loop are large passes over memory: on
     // threads too.
     if (parallel)
-      rlx::parallelizeLargeCopies(rewriter, root, bits);
+      rlx::parallelizeLargeCopies(rewriter, root);
+    rlx::vectorizeTransposes(rewriter, root, bits);
   }
 };
 } // namespace

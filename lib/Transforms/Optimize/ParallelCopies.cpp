@@ -7,7 +7,9 @@
 // the parallel kernel (a tenth to a fifth of a convolution's 2-thread
 // time). parallelizeLargeCopies makes each an scf.forall over its leading
 // dims, in place once bufferized; and so a large zero fill that starts a
-// scatter loop.
+// scatter loop. vectorizeTransposes turns every transpose of the last two
+// dims (those copies, and a head's keys inside attention's loop) into
+// vector.transposes of register squares.
 //
 //===----------------------------------------------------------------------===//
 #include "Optimize/ParallelCopies.h"
@@ -154,34 +156,40 @@ static void fillInParallel(RewriterBase &rewriter, linalg::FillOp op) {
 }
 
 /// A large linalg.transpose outside any loop as an scf.forall over its
-/// leading result dims (all but the last two), one tile per index. When it
-/// swaps the last two dims (the input's rows become the result's columns,
-/// [n, c, h, w] -> [n, h, w, c]), each tile is cut into lanes x lanes
-/// squares (the edges peeled) marked kTransposeSquare: vectorized, a square
-/// is a vector.transpose of registers, where the scalar loops gathered
-/// every element (a fifth of a convolution weight gradient's time).
-static void transposeInParallel(RewriterBase &rewriter, linalg::TransposeOp op,
-                                int64_t vectorBits) {
-  if (!isLargeOutsideLoops(op))
-    return;
+/// leading result dims (all but the last two), one tile per index.
+static void transposeInParallel(RewriterBase &rewriter,
+                                linalg::TransposeOp op) {
+  if (isLargeOutsideLoops(op))
+    (void)tileLeadingLoopsOnThreads(rewriter, op);
+}
+
+/// A static linalg.transpose that swaps the last two dims (the input's rows
+/// become the result's columns: [n, c, h, w] -> [n, h, w, c], or one head's
+/// keys [s, d] -> [d, s] inside attention's loop over heads) cut into
+/// lanes x lanes squares, every leading index its own tile and the edges
+/// peeled, marked kTransposeSquare. Vectorized, a square is a
+/// vector.transpose of registers, where the scalar loops gathered every
+/// element (a fifth of a convolution weight gradient's time; LLVM turned
+/// attention's key transpose into scatters, a fifth of its wrt=value time).
+static void transposeInSquares(RewriterBase &rewriter, linalg::TransposeOp op,
+                               int64_t vectorBits) {
   auto type = cast<RankedTensorType>(op->getResult(0).getType());
   int64_t rank = type.getRank();
-  FailureOr<scf::SCFTilingResult> rows =
-      tileLeadingLoopsOnThreads(rewriter, op);
   ArrayRef<int64_t> perm = op.getPermutation();
   // Squares only of integers and floats: an index (or complex) element has
   // no bit width to count lanes by.
   Type element = type.getElementType();
-  if (failed(rows) || perm[rank - 2] != rank - 1 || !element.isIntOrFloat())
+  if (!op.hasPureTensorSemantics() || !type.hasStaticShape() || rank < 2 ||
+      perm[rank - 2] != rank - 1 || !element.isIntOrFloat())
     return;
   int64_t lanes = vectorBits / element.getIntOrFloatBitWidth();
-  if (lanes < 2)
+  if (lanes < 2 || type.getDimSize(rank - 2) < lanes ||
+      type.getDimSize(rank - 1) < lanes)
     return;
-  auto tiled = cast<linalg::LinalgOp>(rows->tiledOps.back());
-  SmallVector<int64_t> square(rank, 0);
+  SmallVector<int64_t> square(rank, 1);
   square[rank - 2] = square[rank - 1] = lanes;
   FailureOr<scf::SCFTilingResult> squares = rlx::tileAndReplace(
-      rewriter, tiled, square, scf::SCFTilingOptions::LoopType::ForOp);
+      rewriter, op, square, scf::SCFTilingOptions::LoopType::ForOp);
   if (failed(squares))
     return;
   squares->tiledOps.back()->setAttr(kTransposeSquare, rewriter.getUnitAttr());
@@ -192,8 +200,19 @@ static void transposeInParallel(RewriterBase &rewriter, linalg::TransposeOp op,
   }
 }
 
-void mlir::rlx::parallelizeLargeCopies(RewriterBase &rewriter, Operation *root,
-                                       int64_t vectorBits) {
+void mlir::rlx::vectorizeTransposes(RewriterBase &rewriter, Operation *root,
+                                    int64_t vectorBits) {
+  SmallVector<linalg::TransposeOp> transposes;
+  root->walk([&](linalg::TransposeOp op) { transposes.push_back(op); });
+  for (linalg::TransposeOp op : transposes)
+    transposeInSquares(rewriter, op, vectorBits);
+  // Fold the peeled squares' sizes into their types, then vectorize them.
+  rlx::canonicalizeTiles(root);
+  rlx::vectorizeMarked(rewriter, root, kTransposeSquare);
+}
+
+void mlir::rlx::parallelizeLargeCopies(RewriterBase &rewriter,
+                                       Operation *root) {
   SmallVector<tensor::PadOp> pads;
   root->walk([&](tensor::PadOp pad) { pads.push_back(pad); });
   for (tensor::PadOp pad : pads)
@@ -201,7 +220,7 @@ void mlir::rlx::parallelizeLargeCopies(RewriterBase &rewriter, Operation *root,
   SmallVector<linalg::TransposeOp> transposes;
   root->walk([&](linalg::TransposeOp op) { transposes.push_back(op); });
   for (linalg::TransposeOp op : transposes)
-    transposeInParallel(rewriter, op, vectorBits);
+    transposeInParallel(rewriter, op);
   SmallVector<linalg::FillOp> fills;
   root->walk([&](linalg::FillOp op) { fills.push_back(op); });
   for (linalg::FillOp op : fills)
@@ -210,7 +229,4 @@ void mlir::rlx::parallelizeLargeCopies(RewriterBase &rewriter, Operation *root,
   root->walk([&](linalg::GenericOp op) { copies.push_back(op); });
   for (linalg::GenericOp op : copies)
     stridedCopyInParallel(rewriter, op);
-  // Fold the peeled squares' sizes into their types, then vectorize them.
-  rlx::canonicalizeTiles(root);
-  rlx::vectorizeMarked(rewriter, root, kTransposeSquare);
 }

@@ -9,11 +9,14 @@ namespace mlir::rlx {
 /// Rewrites the large copies outside any loop under `root` (over 2^18
 /// elements: a zero tensor.pad whose leading dims are not padded, a
 /// linalg.transpose, a generic that copies its input with a stride) as
-/// scf.foralls over their leading dims. A transpose that swaps the last two
-/// dims is cut into squares of one vector register (`vectorBits`) each way,
-/// vectorized.
-void parallelizeLargeCopies(RewriterBase &rewriter, Operation *root,
-                            int64_t vectorBits);
+/// scf.foralls over their leading dims.
+void parallelizeLargeCopies(RewriterBase &rewriter, Operation *root);
+
+/// Cuts every static linalg.transpose under `root` that swaps the last two
+/// dims (inside loops too) into squares of one vector register
+/// (`vectorBits`) each way, and vectorizes them.
+void vectorizeTransposes(RewriterBase &rewriter, Operation *root,
+                         int64_t vectorBits);
 
 } // namespace mlir::rlx
 
