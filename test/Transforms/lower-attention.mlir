@@ -23,11 +23,14 @@
 // CHECK: %[[T:.+]] = math.tanh %[[DIV]]
 // CHECK: %[[CAPPED:.+]] = arith.mulf %[[T]], %[[CAP]]
 // CHECK: arith.addf %[[CAPPED]]
-// m = max_j Z, l = sum_j exp(Z - m), P = exp(Z - m) / l
+// m = max_j Z, e = exp(Z - m) once, l = sum_j e, P = e / l
 // CHECK: %[[MAX:.+]] = linalg.generic {{.*}} iterator_types = ["parallel", "parallel", "parallel", "reduction"]} ins(%[[Z]] :
 // CHECK: arith.maximumf
-// CHECK: %[[SUM:.+]] = linalg.generic {{.*}} iterator_types = ["parallel", "parallel", "parallel", "reduction"]} ins(%[[Z]], %[[MAX]] :
-// CHECK: %[[P:.+]] = linalg.generic {{.*}} ins(%[[Z]], %[[MAX]], %[[SUM]] :
+// CHECK: %[[E:.+]] = linalg.generic {{.*}} iterator_types = ["parallel", "parallel", "parallel", "parallel"]} ins(%[[Z]], %[[MAX]] :
+// CHECK: math.exp
+// CHECK: %[[SUM:.+]] = linalg.generic {{.*}} iterator_types = ["parallel", "parallel", "parallel", "reduction"]} ins(%[[E]] :
+// CHECK: %[[P:.+]] = linalg.generic {{.*}} ins(%[[E]], %[[SUM]] :
+// CHECK-NOT: math.exp
 // out = P v, written into q's view and collapsed
 // CHECK: %[[O:.+]] = linalg.contract indexing_maps = [#[[SCORE]], #[[SEQ_J]], #[[SEQ_I]]] ins(%[[P]], %[[VV]] : {{.*}}) outs(%{{.+}} : tensor<?x3x2x4xf64>)
 // CHECK: %[[R:.+]] = tensor.collapse_shape %[[O]] {{.*}} into tensor<?x3x8xf64>
@@ -56,6 +59,7 @@ func.func @bias_softcap(%q: tensor<?x3x8xf64>, %k: tensor<?x5x8xf64>, %v: tensor
 // CHECK: %[[KEEP:.+]] = arith.cmpi sle, %[[J]], %[[I]]
 // CHECK: arith.select %[[KEEP]], %{{.+}}, %[[MASKED]]
 // CHECK: %[[MAX:.+]] = linalg.generic
+// CHECK: %[[E:.+]] = linalg.generic
 // CHECK: %[[SUM:.+]] = linalg.generic
 // CHECK: %[[P:.+]] = linalg.generic
 // CHECK: linalg.contract indexing_maps = [#[[SCORE]], #[[HJ]], #[[HI]]] ins(%[[P]], %[[V]] : {{.*}}) outs(%{{.+}} : tensor<2x4x6x8xf32>)

@@ -1,8 +1,9 @@
 // RUN: rlx-opt %s --split-input-file --rlx-lower-to-linalg | FileCheck %s
 
-// Softmax along a middle axis with a dynamic batch: m = max over d1, s = sum
-// over d1 of exp(x - m) (two reductions, outputs [?, 3]), then one parallel
-// generic y = exp(x - m) / s broadcasting m and s along d1.
+// Softmax along a middle axis with a dynamic batch: m = max over d1, then
+// e = exp(x - m) once (one parallel generic broadcasting m along d1), s =
+// the sum of e over d1, and y = e / s broadcasting s: the exponential is
+// computed once per element, not once for the sum and again for y.
 // CHECK-DAG: #[[ID:.+]] = affine_map<(d0, d1, d2) -> (d0, d1, d2)>
 // CHECK-DAG: #[[RED:.+]] = affine_map<(d0, d1, d2) -> (d0, d2)>
 // CHECK-LABEL: func.func @softmax_middle
@@ -15,17 +16,19 @@
 // CHECK: %[[MI:.+]] = linalg.fill ins(%[[NINF]] : f32) outs(%[[ME]] : tensor<?x3xf32>)
 // CHECK: %[[M:.+]] = linalg.generic {indexing_maps = [#[[ID]], #[[RED]]], iterator_types = ["parallel", "reduction", "parallel"]} ins(%[[X]] : tensor<?x10x3xf32>) outs(%[[MI]] : tensor<?x3xf32>)
 // CHECK: arith.maximumf
+// CHECK: %[[E:.+]] = linalg.generic {indexing_maps = [#[[ID]], #[[RED]], #[[ID]]], iterator_types = ["parallel", "parallel", "parallel"]} ins(%[[X]], %[[M]] : tensor<?x10x3xf32>, tensor<?x3xf32>)
+// CHECK-NEXT: ^bb0(%[[XV:.+]]: f32, %[[MV:.+]]: f32, %{{.+}}: f32):
+// CHECK-NEXT: %[[D:.+]] = arith.subf %[[XV]], %[[MV]] : f32
+// CHECK-NEXT: %[[EXP:.+]] = math.exp %[[D]] : f32
+// CHECK-NEXT: linalg.yield %[[EXP]]
 // CHECK: %[[SI:.+]] = linalg.fill ins(%[[ZERO]] : f32)
-// CHECK: %[[S:.+]] = linalg.generic {indexing_maps = [#[[ID]], #[[RED]], #[[RED]]], iterator_types = ["parallel", "reduction", "parallel"]} ins(%[[X]], %[[M]] : tensor<?x10x3xf32>, tensor<?x3xf32>) outs(%[[SI]] : tensor<?x3xf32>)
-// CHECK: %[[D:.+]] = arith.subf
-// CHECK: %[[E:.+]] = math.exp %[[D]]
-// CHECK: arith.addf %{{.+}}, %[[E]]
-// CHECK: %[[Y:.+]] = linalg.generic {indexing_maps = [#[[ID]], #[[RED]], #[[RED]], #[[ID]]], iterator_types = ["parallel", "parallel", "parallel"]} ins(%[[X]], %[[M]], %[[S]] : tensor<?x10x3xf32>, tensor<?x3xf32>, tensor<?x3xf32>) outs(%{{.+}} : tensor<?x10x3xf32>)
-// CHECK-NEXT: ^bb0(%[[XV:.+]]: f32, %[[MV:.+]]: f32, %[[SV:.+]]: f32, %{{.+}}: f32):
-// CHECK-NEXT: %[[D2:.+]] = arith.subf %[[XV]], %[[MV]] : f32
-// CHECK-NEXT: %[[E2:.+]] = math.exp %[[D2]] : f32
-// CHECK-NEXT: %[[R:.+]] = arith.divf %[[E2]], %[[SV]] : f32
+// CHECK: %[[S:.+]] = linalg.generic {indexing_maps = [#[[ID]], #[[RED]]], iterator_types = ["parallel", "reduction", "parallel"]} ins(%[[E]] : tensor<?x10x3xf32>) outs(%[[SI]] : tensor<?x3xf32>)
+// CHECK: arith.addf
+// CHECK: %[[Y:.+]] = linalg.generic {indexing_maps = [#[[ID]], #[[RED]], #[[ID]]], iterator_types = ["parallel", "parallel", "parallel"]} ins(%[[E]], %[[S]] : tensor<?x10x3xf32>, tensor<?x3xf32>) outs(%{{.+}} : tensor<?x10x3xf32>)
+// CHECK-NEXT: ^bb0(%[[EV:.+]]: f32, %[[SV:.+]]: f32, %{{.+}}: f32):
+// CHECK-NEXT: %[[R:.+]] = arith.divf %[[EV]], %[[SV]] : f32
 // CHECK-NEXT: linalg.yield %[[R]]
+// CHECK-NOT: math.exp
 // CHECK-NOT: rlx.
 // CHECK: return %[[Y]]
 func.func @softmax_middle(%x: tensor<?x10x3xf32>) -> tensor<?x10x3xf32> {
@@ -40,11 +43,13 @@ func.func @softmax_middle(%x: tensor<?x10x3xf32>) -> tensor<?x10x3xf32> {
 // CHECK-DAG: #[[FIRST:.+]] = affine_map<(d0, d1) -> (d1)>
 // CHECK-LABEL: func.func @softmax_axes
 // CHECK: linalg.generic {indexing_maps = [#{{.+}}, #[[LAST]]], iterator_types = ["parallel", "reduction"]}
-// CHECK: linalg.generic {indexing_maps = [#{{.+}}, #[[LAST]], #[[LAST]]], iterator_types = ["parallel", "reduction"]}
-// CHECK: linalg.generic {indexing_maps = [#{{.+}}, #[[LAST]], #[[LAST]], #{{.+}}], iterator_types = ["parallel", "parallel"]}
+// CHECK: linalg.generic {indexing_maps = [#{{.+}}, #[[LAST]], #{{.+}}], iterator_types = ["parallel", "parallel"]}
+// CHECK: linalg.generic {indexing_maps = [#{{.+}}, #[[LAST]]], iterator_types = ["parallel", "reduction"]}
+// CHECK: linalg.generic {indexing_maps = [#{{.+}}, #[[LAST]], #{{.+}}], iterator_types = ["parallel", "parallel"]}
 // CHECK: linalg.generic {indexing_maps = [#{{.+}}, #[[FIRST]]], iterator_types = ["reduction", "parallel"]}
-// CHECK: linalg.generic {indexing_maps = [#{{.+}}, #[[FIRST]], #[[FIRST]]], iterator_types = ["reduction", "parallel"]}
-// CHECK: linalg.generic {indexing_maps = [#{{.+}}, #[[FIRST]], #[[FIRST]], #{{.+}}], iterator_types = ["parallel", "parallel"]}
+// CHECK: linalg.generic {indexing_maps = [#{{.+}}, #[[FIRST]], #{{.+}}], iterator_types = ["parallel", "parallel"]}
+// CHECK: linalg.generic {indexing_maps = [#{{.+}}, #[[FIRST]]], iterator_types = ["reduction", "parallel"]}
+// CHECK: linalg.generic {indexing_maps = [#{{.+}}, #[[FIRST]], #{{.+}}], iterator_types = ["parallel", "parallel"]}
 func.func @softmax_axes(%x: tensor<4x5xf64>) -> (tensor<4x5xf64>, tensor<4x5xf64>) {
   %y = rlx.softmax %x : tensor<4x5xf64> -> tensor<4x5xf64>
   %z = rlx.softmax %x {axis = -2 : i64} : tensor<4x5xf64> -> tensor<4x5xf64>

@@ -52,13 +52,16 @@ Value mlir::rlx::buildShiftedExpOverAxis(OpBuilder &b, Location loc, Value x,
 
 Value mlir::rlx::buildSoftmax(OpBuilder &b, Location loc, Value x,
                               int64_t axis) {
+  // e = exp(x - m) once: the sum and the quotient read it (rlx-fuse-rows
+  // keeps its row block in cache), half the exponentials of computing it
+  // for each.
   Value m = buildMaxOverAxis(b, loc, x, axis);
-  Value s = buildSumExpOverAxis(b, loc, x, m, axis);
+  Value e = buildShiftedExpOverAxis(b, loc, x, m, axis);
+  Value s = buildSum(b, loc, e, {axis});
   return buildBroadcastElementwise(
-      b, loc, {x}, {m, s}, {axis},
+      b, loc, {e}, {s}, {axis},
       [](OpBuilder &nb, Location nloc, ValueRange args) -> Value {
-        return arith::DivFOp::create(
-            nb, nloc, buildShiftedExp(nb, nloc, args[0], args[1]), args[2]);
+        return arith::DivFOp::create(nb, nloc, args[0], args[1]);
       });
 }
 

@@ -25,8 +25,8 @@ Value buildSumExpOverAxis(OpBuilder &b, Location loc, Value x, Value m,
 Value buildShiftedExpOverAxis(OpBuilder &b, Location loc, Value x, Value m,
                               int64_t axis);
 
-/// y = exp(x - m) / s along `axis`: the two reductions above and one
-/// broadcasting elementwise generic.
+/// y = e / s along `axis`, e = exp(x - m) and s = sum(e): the max, e, its
+/// sum and one broadcasting elementwise generic.
 Value buildSoftmax(OpBuilder &b, Location loc, Value x, int64_t axis);
 
 /// exp(x - m) for scalars.
