@@ -1,5 +1,6 @@
 //===- CallGuard.cpp - allocation tracking and failure of JIT calls -------===//
 #include "CallGuard.h"
+#include "BufferCache.h"
 
 #include "llvm/ADT/SmallVector.h"
 #include "llvm/ExecutionEngine/Orc/Shared/ExecutorAddress.h"
@@ -34,6 +35,10 @@ namespace {
 struct Owner {
   CallGuard *guard;
   uint64_t size;
+  /// The bytes allocated and their alignment when the buffer goes back to
+  /// the buffer cache on free (capacity 0: to free()).
+  size_t capacity;
+  size_t alignment;
 };
 struct Shard {
   std::mutex mutex;
@@ -84,10 +89,20 @@ std::string CallGuard::reserve(uint64_t bytes) {
   return over;
 }
 
-void CallGuard::track(void *ptr, uint64_t size) {
+void CallGuard::track(void *ptr, uint64_t size, size_t capacity,
+                      size_t alignment) {
   Shard &shard = shardOf(ptr);
   std::lock_guard<std::mutex> lock(shard.mutex);
-  shard.owners[ptr] = {this, size};
+  shard.owners[ptr] = {this, size, capacity, alignment};
+}
+
+/// Frees a buffer that `owner` described: to the buffer cache if it came
+/// from there.
+static void dispose(void *ptr, const Owner &owner) {
+  if (owner.capacity)
+    buffer_cache::put(ptr, owner.capacity, owner.alignment);
+  else
+    std::free(ptr);
 }
 
 void CallGuard::forget(void *ptr) {
@@ -112,13 +127,13 @@ CallGuard::~CallGuard() {
   for (unsigned i = 0; i < (1u << kShardBits); ++i) {
     Shard &shard = shards()[i];
     std::lock_guard<std::mutex> lock(shard.mutex);
-    llvm::SmallVector<void *> mine;
+    llvm::SmallVector<std::pair<void *, Owner>> mine;
     for (auto &[ptr, owner] : shard.owners)
       if (owner.guard == this)
-        mine.push_back(ptr);
-    for (void *ptr : mine) {
+        mine.push_back({ptr, owner});
+    for (auto &[ptr, owner] : mine) {
       shard.owners.erase(ptr);
-      std::free(ptr);
+      dispose(ptr, owner);
     }
   }
   activeGuard = previous;
@@ -132,15 +147,20 @@ bool CallGuard::run(void (*fn)(void **), void **args) {
   return true;
 }
 
-bool CallGuard::adopt(void *allocated) {
+std::optional<CallGuard::Disposal> CallGuard::adopt(void *allocated) {
   Shard &shard = shardOf(allocated);
   std::lock_guard<std::mutex> lock(shard.mutex);
   auto it = shard.owners.find(allocated);
   if (it == shard.owners.end() || it->second.guard != this)
-    return false;
+    return std::nullopt;
+  Disposal how{it->second.capacity, it->second.alignment};
   inUse.fetch_sub(it->second.size);
   shard.owners.erase(it);
-  return true;
+  return how;
+}
+
+void CallGuard::freeAdopted(void *ptr, Disposal how) {
+  dispose(ptr, {nullptr, 0, how.capacity, how.alignment});
 }
 
 void CallGuard::fail(std::string message) {
@@ -198,7 +218,17 @@ void *CallGuard::allocate(uint64_t size, uint64_t alignment, bool zero) {
   bool huge = hugePages() && bytes >= kHugePageMinBytes;
   if (huge)
     alignment = std::max<uint64_t>(alignment, kHugePageBytes);
-  if (alignment > alignof(std::max_align_t)) {
+  // A large buffer comes from (and goes back to) the buffer cache, whose
+  // blocks are a multiple of 64 KiB and 64-byte aligned or more.
+  size_t capacity = buffer_cache::capacityFor(bytes);
+  bool fresh = true;
+  if (capacity) {
+    alignment = std::max<uint64_t>(alignment, 64);
+    ptr = buffer_cache::take(capacity, alignment);
+    fresh = !ptr;
+    if (!ptr && posix_memalign(&ptr, alignment, capacity) != 0)
+      ptr = nullptr;
+  } else if (alignment > alignof(std::max_align_t)) {
     if (posix_memalign(&ptr, alignment, bytes) != 0)
       ptr = nullptr;
   } else {
@@ -211,12 +241,12 @@ void *CallGuard::allocate(uint64_t size, uint64_t alignment, bool zero) {
 #ifdef MADV_HUGEPAGE
   // 2 MiB pages for the whole 2 MiB multiples of the buffer (a hint; the
   // kernel falls back to 4 KiB pages).
-  if (huge)
+  if (huge && fresh)
     madvise(ptr, bytes & ~(kHugePageBytes - 1), MADV_HUGEPAGE);
 #endif
   if (zero)
     std::memset(ptr, 0, bytes);
-  track(ptr, size);
+  track(ptr, size, capacity, capacity ? alignment : 0);
   return ptr;
 }
 
@@ -258,17 +288,21 @@ void *CallGuard::reallocate(void *old, uint64_t size) {
 void CallGuard::release(void *ptr) {
   if (!ptr)
     return;
+  Owner owner{nullptr, 0, 0, 0};
   {
     Shard &shard = shardOf(ptr);
     std::lock_guard<std::mutex> lock(shard.mutex);
     auto it = shard.owners.find(ptr);
     if (it != shard.owners.end()) {
-      it->second.guard->inUse.fetch_sub(it->second.size);
+      owner = it->second;
+      owner.guard->inUse.fetch_sub(owner.size);
       shard.owners.erase(it);
     }
   }
-  std::free(ptr);
+  dispose(ptr, owner);
 }
+
+void CallGuard::clearBufferCache() { buffer_cache::clear(); }
 
 //===----------------------------------------------------------------------===//
 // The symbols of the JIT module. Outside a call (no active guard) they behave

@@ -35,6 +35,7 @@
 #include <csetjmp>
 #include <cstdint>
 #include <mutex>
+#include <optional>
 #include <string>
 
 namespace rlx::runtime {
@@ -56,9 +57,17 @@ public:
   bool run(void (*fn)(void **), void **args);
   const std::string &message() const { return failure; }
 
+  /// How to free a buffer that adopt() handed over: with freeAdopted().
+  struct Disposal {
+    size_t capacity = 0; // from the buffer cache when nonzero
+    size_t alignment = 0;
+  };
   /// Hands the buffer at `allocated` (a result's) over to the caller: the
-  /// guard no longer frees it. False if the call did not allocate it.
-  bool adopt(void *allocated);
+  /// guard no longer frees it. None if the call did not allocate it.
+  std::optional<Disposal> adopt(void *allocated);
+  /// Frees a buffer adopt() handed over (back to the buffer cache, so that
+  /// the next call's result reuses its pages).
+  static void freeAdopted(void *ptr, Disposal how);
 
   /// The symbols the JIT module's calls to the C allocator, puts and abort
   /// resolve to.
@@ -69,6 +78,8 @@ public:
   void *reallocate(void *old, uint64_t size);
   /// Frees `ptr`, from any thread, forgetting it in the guard that owns it.
   static void release(void *ptr);
+  /// Frees the large buffers kept for later calls (BufferCache.h).
+  static void clearBufferCache();
   [[noreturn]] void fail(std::string message);
   /// Fails the call from outside a parallel region. Within one, records a
   /// `recoverable` failure for failIfDeferred() and returns, or else ends
@@ -100,8 +111,10 @@ private:
   /// limit, or ""; over it, the bytes are counted only inside a parallel
   /// region, where the allocation goes ahead.
   std::string reserve(uint64_t bytes);
-  /// Records the buffer `ptr` of `size` reserved bytes as this call's.
-  void track(void *ptr, uint64_t size);
+  /// Records the buffer `ptr` of `size` reserved bytes as this call's;
+  /// `capacity` and `alignment` when it goes to the buffer cache on free.
+  void track(void *ptr, uint64_t size, size_t capacity = 0,
+             size_t alignment = 0);
   /// Forgets `ptr` (and uncounts its bytes) if this guard owns it.
   void forget(void *ptr);
   std::string describe(uint64_t size, const std::string &why) const;

@@ -241,7 +241,8 @@ struct JitModule::Impl {
 };
 
 JitModule::JitModule(std::unique_ptr<Impl> impl) : impl(std::move(impl)) {}
-JitModule::~JitModule() = default;
+// The buffers its calls freed are kept for later calls until a module goes.
+JitModule::~JitModule() { CallGuard::clearBufferCache(); }
 
 const std::vector<FunctionSignature> &JitModule::functions() const {
   return impl->functions;
@@ -412,12 +413,15 @@ adoptResult(const int64_t *words, const TensorType &type, CallGuard &guard,
     expected *= t.shape[i];
   }
   auto found = owners.find(allocated);
-  if (found == owners.end() && guard.adopt(allocated))
-    found = owners
-                .try_emplace(allocated,
-                             std::shared_ptr<void>(
-                                 allocated, [](void *p) { std::free(p); }))
-                .first;
+  if (found == owners.end())
+    if (std::optional<CallGuard::Disposal> how = guard.adopt(allocated))
+      found = owners
+                  .try_emplace(allocated, std::shared_ptr<void>(
+                                              allocated,
+                                              [how = *how](void *p) {
+                                                CallGuard::freeAdopted(p, how);
+                                              }))
+                  .first;
   char *base = aligned + offset * elem;
   if (dense && found != owners.end()) {
     t.storage = found->second;
