@@ -289,6 +289,18 @@ func.func @transpose_in_loop(%k: tensor<4x512x64xf32>) -> tensor<4x64x512xf32> {
 
 // -----
 
+// A transpose on buffers (user IR) is left alone: it has no result to tile
+// (this used to crash the pass).
+// CHECK-LABEL: func.func @transpose_memref
+// CHECK: linalg.transpose ins(%{{.*}} : memref<32x32xf32>) outs(%{{.*}} : memref<32x32xf32>) permutation = [1, 0]
+// CHECK-NOT: vector.transfer_read
+func.func @transpose_memref(%a: memref<32x32xf32>, %b: memref<32x32xf32>) {
+  linalg.transpose ins(%a : memref<32x32xf32>) outs(%b : memref<32x32xf32>) permutation = [1, 0]
+  return
+}
+
+// -----
+
 // A strided convolution reads its padded input split into stride phases
 // (x[.., 2j + r] as [.., r, j]): a copy generic that is not unit-stride
 // along its innermost loop. Large and outside any loop, it is an

@@ -173,14 +173,17 @@ static void transposeInParallel(RewriterBase &rewriter,
 /// attention's key transpose into scatters, a fifth of its wrt=value time).
 static void transposeInSquares(RewriterBase &rewriter, linalg::TransposeOp op,
                                int64_t vectorBits) {
+  // On buffers (user IR) there is no result to tile.
+  if (!op.hasPureTensorSemantics())
+    return;
   auto type = cast<RankedTensorType>(op->getResult(0).getType());
   int64_t rank = type.getRank();
   ArrayRef<int64_t> perm = op.getPermutation();
   // Squares only of integers and floats: an index (or complex) element has
   // no bit width to count lanes by.
   Type element = type.getElementType();
-  if (!op.hasPureTensorSemantics() || !type.hasStaticShape() || rank < 2 ||
-      perm[rank - 2] != rank - 1 || !element.isIntOrFloat())
+  if (!type.hasStaticShape() || rank < 2 || perm[rank - 2] != rank - 1 ||
+      !element.isIntOrFloat())
     return;
   int64_t lanes = vectorBits / element.getIntOrFloatBitWidth();
   if (lanes < 2 || type.getDimSize(rank - 2) < lanes ||
