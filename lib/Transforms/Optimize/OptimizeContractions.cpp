@@ -661,14 +661,51 @@ columnPieces(int64_t n, int64_t nr, int64_t lanes, bool split) {
   return pieces;
 }
 
+/// With the whole reduction in one block (no KC loop), a C that starts as a
+/// linalg.fill of a constant need not be filled and read back: the
+/// micro-kernels start their accumulators from the constant (the attention
+/// scores' zeroed [rows, keys] tiles were a memset and a reload per block).
+/// Makes `op` write into the fill's destination instead and returns the
+/// constant (an attribute: the canonicalizations between here and the
+/// micro-kernels merge and move constant ops), or null when C is not such a
+/// fill. Each tile that does not become a micro-kernel gets its fill back
+/// (refillTile).
+static TypedAttr detachInitFill(RewriterBase &rewriter, linalg::LinalgOp op,
+                                const ContractionPlan &plan) {
+  if (plan.kc != 0)
+    return {};
+  OpOperand &init = op.getDpsInitsMutable()[0];
+  auto fill = init.get().getDefiningOp<linalg::FillOp>();
+  TypedAttr value;
+  if (!fill || !matchPattern(fill.getInputs()[0], m_Constant(&value)) ||
+      value.getType() != getElementTypeOrSelf(init.get().getType()))
+    return {};
+  rewriter.modifyOpInPlace(op, [&] { init.set(fill.getDpsInits()[0]); });
+  return value;
+}
+
+/// Fills the C tile of `op` with `value` (see detachInitFill).
+static void refillTile(RewriterBase &rewriter, linalg::LinalgOp op,
+                       TypedAttr value) {
+  OpOperand &init = op.getDpsInitsMutable()[0];
+  Location loc = op.getLoc();
+  rewriter.setInsertionPoint(op);
+  Value scalar = arith::ConstantOp::create(rewriter, loc, value);
+  Value filled =
+      linalg::FillOp::create(rewriter, loc, scalar, init.get()).getResult(0);
+  rewriter.modifyOpInPlace(op, [&] { init.set(filled); });
+}
+
 /// Replaces a static MR x NR tile of a planned contraction by the
-/// micro-kernel: the C rows are read into vector registers, a loop nest over
-/// the reduction dims accumulates broadcast(A[m, k]) * B[k, n:n+NR] into
-/// them with vector.fma, and the rows are written back.
+/// micro-kernel: the C rows are read into vector registers (or start as
+/// `initValue` when C was a detached fill), a loop nest over the reduction
+/// dims accumulates broadcast(A[m, k]) * B[k, n:n+NR] into them with
+/// vector.fma, and the rows are written back.
 static LogicalResult emitMicroKernel(RewriterBase &rewriter,
                                      linalg::LinalgOp op,
                                      const ContractionPlan &plan,
-                                     int64_t vectorBits, bool split) {
+                                     int64_t vectorBits, bool split,
+                                     TypedAttr initValue) {
   SmallVector<int64_t> ranges = op.getStaticLoopRanges();
   int64_t mSize = ranges[plan.mDim], nSize = ranges[plan.nDim];
   if (ShapedType::isDynamic(mSize) || ShapedType::isDynamic(nSize) ||
@@ -695,6 +732,8 @@ static LogicalResult emitMicroKernel(RewriterBase &rewriter,
   };
   Value zero = arith::ConstantOp::create(rewriter, loc, elementType,
                                          rewriter.getZeroAttr(elementType));
+  Value init =
+      initValue ? arith::ConstantOp::create(rewriter, loc, initValue) : Value();
 
   // The indices of `map` at the loop values `dims`.
   auto indices = [&](OpBuilder &bld, AffineMap map,
@@ -718,9 +757,14 @@ static LogicalResult emitMicroKernel(RewriterBase &rewriter,
   SmallVector<Value> acc;
   for (int64_t i = 0; i < mSize; ++i)
     for (int64_t p = 0; p < numPieces; ++p)
-      acc.push_back(vector::TransferReadOp::create(
-          rewriter, loc, vecType(p), c, indices(rewriter, cMap, rowDims(i, p)),
-          zero, ArrayRef<bool>{true}));
+      acc.push_back(
+          init ? vector::BroadcastOp::create(rewriter, loc, vecType(p), init)
+                     .getResult()
+               : vector::TransferReadOp::create(
+                     rewriter, loc, vecType(p), c,
+                     indices(rewriter, cMap, rowDims(i, p)), zero,
+                     ArrayRef<bool>{true})
+                     .getResult());
 
   // The reduction loops (extent-1 dims need none).
   SmallVector<unsigned> kLoops;
@@ -834,11 +878,20 @@ struct RlxOptimizeContractionsPass
       // Nor inside a loop that is already parallel (attention's heads).
       bool threaded = parallel && work >= (1 << 20) &&
                       !op->getParentOfType<scf::ForallOp>();
-      if (failed(tileContraction(rewriter, op, *plan, threaded, threads)))
+      TypedAttr initValue = detachInitFill(rewriter, op, *plan);
+      if (failed(tileContraction(rewriter, op, *plan, threaded, threads))) {
+        // Whatever was tiled (or `op` itself) computes C from its fill.
+        for (linalg::LinalgOp tileOp : rlx::takeMarked(root, kMarker))
+          if (initValue)
+            refillTile(rewriter, tileOp, initValue);
         continue;
+      }
       rlx::canonicalizeTiles(root);
       for (linalg::LinalgOp tileOp : rlx::takeMarked(root, kMarker))
-        (void)emitMicroKernel(rewriter, tileOp, *plan, bits, columnPieces);
+        if (failed(emitMicroKernel(rewriter, tileOp, *plan, bits, columnPieces,
+                                   initValue)) &&
+            initValue)
+          refillTile(rewriter, tileOp, initValue);
     }
     // The copies made for the contractions (padded inputs, B in a layout
     // with n last) outside any loop are large passes over memory: on
