@@ -255,6 +255,28 @@ func.func @dense_padding(%x: tensor<4x32x48x48xf32>, %w: tensor<32x32x3x3xf32>) 
 
 // -----
 
+// The KC block is sized by what a column strip of B occupies in L1: the
+// rows of 3x3 taps overlap, so 64 channels are 64 x 3 rows of 34 elements
+// (26 KiB), not 64 x 9 rows of 32. The whole reduction is then one block
+// (no scf.for over channel blocks, C never reloaded), and the accumulators
+// start at zero.
+// CHECK-LABEL: func.func @conv_channels
+// CHECK: %[[Z:.+]] = arith.constant dense<0.000000e+00> : vector<32xf32>
+// CHECK: scf.forall
+// CHECK-NOT: linalg.fill
+// CHECK: scf.for %{{.+}} = %c0 to %c32 step %c8
+// CHECK-NOT: scf.for
+// CHECK: scf.for %{{.+}} = %c0 to %c64 step %c1 iter_args(%{{.+}} = %[[Z]],
+// CHECK: scf.for %{{.+}} = %c0 to %c3 step %c1
+// CHECK: scf.for %{{.+}} = %c0 to %c3 step %c1
+// CHECK-COUNT-8: vector.fma {{.*}} : vector<32xf32>
+func.func @conv_channels(%x: tensor<2x64x8x32xf32>, %w: tensor<32x64x3x3xf32>) -> tensor<2x32x8x32xf32> {
+  %y = rlx.conv2d %x, %w {padding = array<i64: 1, 1>} : tensor<2x64x8x32xf32>, tensor<32x64x3x3xf32> -> tensor<2x32x8x32xf32>
+  return %y : tensor<2x32x8x32xf32>
+}
+
+// -----
+
 // A large transpose outside any loop (the copy of a weight gradient's dy
 // into a layout with n last) is an scf.forall over its leading result dims;
 // [n, c, h, w] -> [n, h, w, c] swaps the last two dims, so each (n, h) tile
