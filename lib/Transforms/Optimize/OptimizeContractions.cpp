@@ -26,7 +26,9 @@
 // never split across threads, so a result is bitwise the same for any thread
 // count.
 //
-// The blocks of C zero their own tile (the fill of C is fused in). When an
+// When C starts as a fill of a constant and the reduction is one KC block,
+// C is never filled: the accumulators start as the constant. Otherwise the
+// blocks of C fill their own tile (the fill of C is fused in). When an
 // input is a small zero padding (tensor.pad) of a convolution plane, the
 // blocks are whole planes that pad their part in cache (planeDims: a
 // depthwise convolution and its weight gradient). The large copies left
@@ -34,8 +36,10 @@
 // n last, a strided input split into stride phases) become scf.foralls.
 //
 // Tile sizes come from the shapes and the vector width: NR = two vectors,
-// MR accumulator rows use half the vector registers, a KC x NR panel of B
-// fits in L1 and an MC x KC block of A in L2; block sizes that divide the
+// MR accumulator rows use half the vector registers, what a KC block of B
+// occupies for one NR-wide column strip (a KC x NR panel of a matmul, with
+// overlapping taps counted once for a convolution) fits in L1 and an MC x
+// KC block of A in L2; block sizes that divide the
 // static sizes are preferred (static edge tiles), and there are enough
 // blocks for every thread. Tiles left dynamic (dynamic m or n) stay linalg
 // ops and take the scalar loop path.
