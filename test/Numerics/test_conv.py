@@ -32,6 +32,13 @@ CASES = [
      16, False),
     ("depthwise_planes_s2", 2, 16, 16, (10, 9), (3, 3), (2, 2), (1, 0),
      (1, 1), 16, False),
+    # Large enough (f32: dy over 2 MiB, dw under 256 KiB) for rlx-optimize-
+    # contractions to block the weight gradient's reduction outside its
+    # blocks of dw: by 16 of 64 rows, and 16 rows of 61 (a partial block).
+    ("outer_reduction", 2, 64, 64, (64, 64), (3, 3), (1, 1), (1, 1), (1, 1),
+     1, False),
+    ("outer_reduction_61", 3, 64, 64, (61, 64), (3, 3), (1, 1), (1, 1),
+     (1, 1), 1, False),
     ("kernel1x1", 2, 5, 3, (6, 6), (1, 1), (1, 1), (0, 0), (1, 1), 1, False),
     ("kernel1x1_stride2", 1, 3, 2, (7, 6), (1, 1), (2, 2), (0, 0), (1, 1), 1, False),
     # padding > d(k-1): the outer dy rows only ever saw padding.

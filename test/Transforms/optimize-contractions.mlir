@@ -277,6 +277,27 @@ func.func @conv_channels(%x: tensor<2x64x8x32xf32>, %w: tensor<32x64x3x3xf32>) -
 
 // -----
 
+// A dense weight gradient: C (3 x 3 taps x 64 x 64, 147 KiB) stays in L2,
+// but each of its blocks (per tap and 8 input channels) would stream the
+// whole transposed dy (2 MiB). The reduction over (n, i) is blocked outside
+// the blocks of C instead: one image at a time, 16 rows at a time (256 KiB
+// of dy), in order, and every block of C reads that block of dy.
+// CHECK-LABEL: func.func @weight_grad_blocks
+// CHECK: %[[C:.+]] = linalg.fill {{.*}} -> tensor<1x3x3x64x64xf32>
+// CHECK: scf.for %{{.+}} = %c0 to %c2 step %c1 iter_args(%{{.+}} = %[[C]])
+// CHECK-NEXT: scf.for %{{.+}} = %c0 to %c64 step %c16
+// CHECK-NOT: scf.for
+// CHECK: scf.forall ({{.*}}) = (0, 0, 0) to (3, 3, 64) step (1, 1, 8)
+// CHECK: scf.for %{{.+}} = %c0 to %c16 step %c1 iter_args
+// CHECK: scf.for %{{.+}} = %c0 to %c64 step %c1 iter_args
+// CHECK-COUNT-8: vector.fma {{.*}} : vector<32xf32>
+func.func @weight_grad_blocks(%x: tensor<2x64x64x64xf32>, %dy: tensor<2x64x64x64xf32>) -> tensor<64x64x3x3xf32> {
+  %w = rlx.conv2d_backward_weight %x, %dy {padding = array<i64: 1, 1>} : tensor<2x64x64x64xf32>, tensor<2x64x64x64xf32> -> tensor<64x64x3x3xf32>
+  return %w : tensor<64x64x3x3xf32>
+}
+
+// -----
+
 // A large transpose outside any loop (the copy of a weight gradient's dy
 // into a layout with n last) is an scf.forall over its leading result dims;
 // [n, c, h, w] -> [n, h, w, c] swaps the last two dims, so each (n, h) tile
