@@ -177,30 +177,25 @@ static std::optional<int64_t> coefficientOf(AffineExpr expr, unsigned dim) {
   return std::nullopt;
 }
 
-/// The elements of B (indexed by `bMap`) that one NR-wide column strip of
-/// C reads in a block of `kc` steps of the first reduction dim: the product
-/// of the extents of B's indices. Where an index sums dims (a
-/// convolution's i + a and j + b), the rows that consecutive steps read
-/// overlap: a 3x3 convolution's KC channels are KC x 3 rows of NR + 2
-/// elements, not KC x 9 rows of NR. nullopt when an index is not such a sum
-/// or an extent is dynamic.
-static std::optional<int64_t> footprintOfB(AffineMap bMap,
-                                           const ContractionPlan &plan,
-                                           ArrayRef<int64_t> ranges,
-                                           int64_t kc) {
+/// The elements of the operand indexed by `map` that loops of extents
+/// `sizeOf(d)` read: the product over its indices of 1 + sum_d |c_d| *
+/// (size_d - 1). Where an index sums dims (a convolution's i + a and j + b)
+/// the rows that neighbouring loop values read overlap and count once.
+/// nullopt when an index is not a sum of dims with constant coefficients, a
+/// size is dynamic, or (without `negativeOk`) a coefficient is negative.
+static std::optional<int64_t>
+elementsRead(AffineMap map, function_ref<int64_t(unsigned)> sizeOf,
+             bool negativeOk) {
   int64_t elements = 1;
-  for (AffineExpr e : bMap.getResults()) {
+  for (AffineExpr e : map.getResults()) {
     int64_t extent = 1;
-    for (unsigned d = 0; d < bMap.getNumDims(); ++d) {
+    for (unsigned d = 0; d < map.getNumDims(); ++d) {
       std::optional<int64_t> c = coefficientOf(e, d);
-      if (!c)
+      if (!c || (*c < 0 && !negativeOk))
         return std::nullopt;
       if (*c == 0)
         continue;
-      int64_t size = d == plan.nDim                      ? plan.nr
-                     : d == plan.kDims.front()           ? kc
-                     : llvm::is_contained(plan.kDims, d) ? ranges[d]
-                                                         : 1;
+      int64_t size = sizeOf(d);
       if (ShapedType::isDynamic(size))
         return std::nullopt;
       extent += std::abs(*c) * (size - 1);
@@ -210,13 +205,30 @@ static std::optional<int64_t> footprintOfB(AffineMap bMap,
   return elements;
 }
 
-/// The KC block of the first reduction dim whose B footprint
+/// The elements of B (indexed by `bMap`) that one NR-wide column strip of
+/// C reads in a block of `kc` steps of the first reduction dim (the other
+/// reduction dims whole): a 3x3 convolution's KC channels are KC x 3 rows
+/// of NR + 2 elements, not KC x 9 rows of NR.
+static std::optional<int64_t> footprintOfB(AffineMap bMap,
+                                           const ContractionPlan &plan,
+                                           ArrayRef<int64_t> ranges,
+                                           int64_t kc) {
+  return elementsRead(
+      bMap,
+      [&](unsigned d) -> int64_t {
+        if (d == plan.nDim)
+          return plan.nr;
+        if (d == plan.kDims.front())
+          return kc;
+        return llvm::is_contained(plan.kDims, d) ? ranges[d] : 1;
+      },
+      /*negativeOk=*/true);
+}
+
+/// The KC block (at least 1) of the first reduction dim whose B footprint
 /// (footprintOfB) fits in `budget` elements; when it cannot be computed,
-/// KC x `inner` (the other reduction extents) rows of NR elements. 0 (one
-/// block) when a single step overflows the budget: blocks would then not
-/// keep B in L1, only reload the C tiles once per block (a dense
-/// convolution's weight gradient, whose steps over n each sweep whole
-/// planes, ran 10% faster unblocked).
+/// KC x `inner` (the other reduction extents) rows of NR elements. 1 when
+/// even one step overflows the budget.
 static int64_t pickBlockOfK(AffineMap bMap, const ContractionPlan &plan,
                             ArrayRef<int64_t> ranges, int64_t budget,
                             int64_t inner) {
@@ -224,10 +236,10 @@ static int64_t pickBlockOfK(AffineMap bMap, const ContractionPlan &plan,
                          f2 = footprintOfB(bMap, plan, ranges, 2);
   if (!f1 || !f2 || *f2 <= *f1) {
     int64_t steps = std::max<int64_t>(16, budget / plan.nr);
-    return steps < inner ? 0 : steps / inner;
+    return std::max<int64_t>(1, steps / inner);
   }
   if (*f1 > budget)
-    return 0;
+    return 1;
   int64_t perStep = *f2 - *f1;
   int64_t kc = std::max<int64_t>(1, (budget - (*f1 - perStep)) / perStep);
   // The estimate is linear in kc; shrink it should the footprint not be.
@@ -248,9 +260,11 @@ static int64_t pickBlockOfK(AffineMap bMap, const ContractionPlan &plan,
 /// of C, 72 blocks: 3 x 3 taps x 8 blocks of input channels) read its 6.4
 /// MB dy 72 times per call. The first reduction dim is blocked by 1 and the
 /// second so that a block of B is about 256 KiB; the sums keep their order
-/// (the blocks run in order), so results are bitwise the same.
+/// (the blocks run in order), so results are bitwise the same. `blocks`:
+/// the number of blocks of C the plan makes.
 static void planOuterReduction(linalg::LinalgOp op, ContractionPlan &plan,
-                               ArrayRef<int64_t> ranges, int64_t elemBytes) {
+                               ArrayRef<int64_t> ranges, int64_t elemBytes,
+                               int64_t blocks) {
   // Not for row products (aVector: a depthwise weight gradient), whose
   // blocks pad their own planes of x in cache (planeDims).
   if (plan.aVector || plan.kDims.size() < 2 ||
@@ -263,11 +277,6 @@ static void planOuterReduction(linalg::LinalgOp op, ContractionPlan &plan,
   Value b = op.getDpsInputs()[plan.bIndex];
   if (bytesOf(op.getDpsInits()[0]) > (256 << 10) || bytesOf(b) < (2 << 20))
     return;
-  int64_t blocks = 1;
-  for (unsigned d : plan.batchDims)
-    blocks *= ranges[d];
-  blocks *= numBlocks(ranges[plan.mDim], plan.mc) *
-            numBlocks(ranges[plan.nDim], plan.nc);
   if (blocks < 4)
     return;
   // Bytes of B per index of the second reduction dim: the n extent and
@@ -417,8 +426,11 @@ planContraction(linalg::LinalgOp op, int64_t vectorBits, int64_t threads) {
   int64_t outer = 1;
   for (unsigned d : plan.batchDims)
     outer *= ShapedType::isDynamic(ranges[d]) ? 4 : ranges[d];
+  auto blocksOfC = [&] {
+    return outer * numBlocks(m, plan.mc) * numBlocks(n, plan.nc);
+  };
   auto balanced = [&] {
-    int64_t blocks = outer * numBlocks(m, plan.mc) * numBlocks(n, plan.nc);
+    int64_t blocks = blocksOfC();
     return blocks >= 4 * threads ||
            (blocks >= threads && blocks % threads == 0);
   };
@@ -430,7 +442,7 @@ planContraction(linalg::LinalgOp op, int64_t vectorBits, int64_t threads) {
     else
       break;
   }
-  planOuterReduction(op, plan, ranges, elemBytes);
+  planOuterReduction(op, plan, ranges, elemBytes, blocksOfC());
   if (!plan.outerK.empty()) { // the blocks of B are small: one KC block
     plan.kc = 0;
     plan.pack = false;
@@ -661,28 +673,23 @@ static SmallVector<unsigned> planeDims(linalg::LinalgOp op,
   }
   if (widened.empty())
     return {};
-  // The elements of the padded input one block reads.
-  int64_t elements = 1;
-  for (AffineExpr e : paddedMap.getResults()) {
-    int64_t extent = 1;
-    for (unsigned d = 0; d < op.getNumLoops(); ++d) {
-      // A negative coefficient (a transposed convolution's dy[u - t]) is
-      // left alone: the padded slice a block reads was then misplaced.
-      std::optional<int64_t> c = coefficientOf(e, d);
-      if (!c || *c < 0)
-        return {};
-      int64_t size = llvm::is_contained(plan.kDims, d) || block[d] == 0
-                         ? ranges[d]
-                         : block[d];
-      extent += *c * (size - 1);
-    }
-    elements *= extent;
-  }
+  // The elements of the padded input one block reads. A negative
+  // coefficient (a transposed convolution's dy[u - t]) is left alone: the
+  // padded slice a block reads was then misplaced.
+  std::optional<int64_t> elements = elementsRead(
+      paddedMap,
+      [&](unsigned d) {
+        return llvm::is_contained(plan.kDims, d) || block[d] == 0 ? ranges[d]
+                                                                  : block[d];
+      },
+      /*negativeOk=*/false);
+  if (!elements)
+    return {};
   int64_t blocks = 1;
   for (unsigned d = 0; d < op.getNumLoops(); ++d)
     if (!llvm::is_contained(plan.kDims, d) && block[d] > 0)
       blocks *= llvm::divideCeil(ranges[d], block[d]);
-  if (elements > 32768 || blocks < 4 * threads)
+  if (*elements > 32768 || blocks < 4 * threads)
     return {};
   return widened;
 }
