@@ -39,6 +39,21 @@ CASES = [
      1, False),
     ("outer_reduction_61", 3, 64, 64, (61, 64), (3, 3), (1, 1), (1, 1),
      (1, 1), 1, False),
+    # Channels per group a multiple of 16: conv2d (output channels) and
+    # conv2d_backward_input (input channels) are computed channels-last
+    # (vectorized along the channels) and transposed back: with groups,
+    # strides (stride phases of dx, even and odd sizes), dilation, a
+    # kernel tap that reaches no row of a phase, and a dynamic batch.
+    ("channels_last_s2_groups", 2, 32, 32, (9, 11), (3, 3), (2, 2), (1, 1),
+     (1, 1), 2, False),
+    ("channels_last_s2_even", 2, 16, 16, (8, 8), (3, 3), (2, 2), (1, 1),
+     (1, 1), 1, False),
+    ("channels_last_dilation", 3, 16, 16, (10, 7), (3, 2), (1, 2), (2, 1),
+     (2, 1), 1, False),
+    ("channels_last_s3_k2", 2, 16, 32, (9, 8), (2, 2), (3, 3), (0, 1),
+     (1, 1), 1, False),
+    ("channels_last_dyn_batch", 3, 16, 32, (8, 6), (3, 3), (2, 2), (1, 1),
+     (1, 1), 1, True),
     ("kernel1x1", 2, 5, 3, (6, 6), (1, 1), (1, 1), (0, 0), (1, 1), 1, False),
     ("kernel1x1_stride2", 1, 3, 2, (7, 6), (1, 1), (2, 2), (0, 0), (1, 1), 1, False),
     # padding > d(k-1): the outer dy rows only ever saw padding.

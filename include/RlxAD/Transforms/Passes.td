@@ -80,6 +80,13 @@ def RlxDecomposeBackward : Pass<"rlx-decompose-backward"> {
            "and W: the stride phases are written into one phase-major "
            "buffer and interleaved into dx by one transpose (a pixel "
            "shuffle) instead of one strided copy per phase">,
+    Option<"convChannelsLast", "conv-channels-last", "bool",
+           /*default=*/"true",
+           "conv-direct conv2d_backward_input whose input channels per group "
+           "are a multiple of 16: each stride phase is computed "
+           "channels-last (vectorized along the channels, not along rows of "
+           "W that may fill vectors partly), transposed, and copied into dx "
+           "(instead of conv-phase-shuffle)">,
     Option<"attentionPerHead", "attention-per-head", "bool",
            /*default=*/"true",
            "attention_backward one (batch, head) at a time (an scf.for "
@@ -145,6 +152,13 @@ def RlxLowerToLinalg : Pass<"rlx-lower-to-linalg"> {
            "a stride along W splits the input into W phases so that the "
            "output columns read unit-stride rows) instead of "
            "linalg.conv_2d_nchw_fchw">,
+    Option<"forwardConvChannelsLast", "forward-conv-channels-last", "bool",
+           /*default=*/"true",
+           "forward-conv-direct conv2d whose output channels per group are a "
+           "multiple of 16 computed channels-last: vectorized along the "
+           "output channels (rows of Wo columns fill vectors partly unless "
+           "Wo is a multiple of the vector width; no stride phases), then "
+           "one transpose to NCHW">,
     Option<"forwardAttentionBlocks", "forward-attention-blocks", "bool",
            /*default=*/"true",
            "attention per (batch, head) and block of query rows (as "

@@ -185,10 +185,128 @@ Value mlir::rlx::buildGroupedConv2d(OpBuilder &b, Location loc, Value input,
       b, loc, outG, SmallVector<ReassociationIndices>{{0}, {1, 2}, {3}, {4}});
 }
 
+bool mlir::rlx::prefersChannelsLast(int64_t channels) {
+  return channels > 0 && channels % 16 == 0;
+}
+
+Value mlir::rlx::swapTrailingDims(OpBuilder &b, Location loc, Value x,
+                                  int64_t outer, int64_t split) {
+  auto type = cast<RankedTensorType>(x.getType());
+  int64_t rank = type.getRank();
+  ArrayRef<int64_t> shape = type.getShape();
+  auto product = [&](int64_t from, int64_t to) {
+    int64_t p = 1;
+    for (int64_t d = from; d < to; ++d)
+      p = ShapedType::isDynamic(shape[d]) || ShapedType::isDynamic(p)
+              ? ShapedType::kDynamic
+              : p * shape[d];
+    return p;
+  };
+  auto group = [](int64_t from, int64_t to) {
+    ReassociationIndices dims;
+    for (int64_t d = from; d < to; ++d)
+      dims.push_back(d);
+    return dims;
+  };
+  // [outer dims..., A, B] with A = [outer, split), B = [split, rank).
+  SmallVector<ReassociationIndices> collapse;
+  SmallVector<int64_t> flatShape;
+  for (int64_t d = 0; d < outer; ++d) {
+    collapse.push_back({d});
+    flatShape.push_back(shape[d]);
+  }
+  collapse.push_back(group(outer, split));
+  collapse.push_back(group(split, rank));
+  flatShape.push_back(product(outer, split));
+  flatShape.push_back(product(split, rank));
+  Value flat = tensor::CollapseShapeOp::create(b, loc, type.clone(flatShape), x,
+                                               collapse);
+
+  SmallVector<int64_t> permutation;
+  SmallVector<OpFoldResult> swappedSizes;
+  for (int64_t d = 0; d < outer; ++d) {
+    permutation.push_back(d);
+    swappedSizes.push_back(tensor::getMixedSize(b, loc, x, d));
+  }
+  permutation.push_back(outer + 1);
+  permutation.push_back(outer);
+  swappedSizes.push_back(b.getIndexAttr(flatShape[outer + 1]));
+  swappedSizes.push_back(b.getIndexAttr(flatShape[outer]));
+  Value init =
+      tensor::EmptyOp::create(b, loc, swappedSizes, type.getElementType());
+  Value swapped = linalg::TransposeOp::create(b, loc, flat, init, permutation)
+                      .getResult()[0];
+
+  // Expand back: [outer dims..., B dims..., A dims...].
+  SmallVector<ReassociationIndices> expand;
+  SmallVector<int64_t> outShape;
+  SmallVector<OpFoldResult> outSizes;
+  for (int64_t d = 0; d < outer; ++d) {
+    expand.push_back({d});
+    outShape.push_back(shape[d]);
+    outSizes.push_back(swappedSizes[d]);
+  }
+  for (auto [from, to] : {std::pair(split, rank), std::pair(outer, split)}) {
+    expand.push_back(group(outShape.size(), outShape.size() + to - from));
+    for (int64_t d = from; d < to; ++d) {
+      outShape.push_back(shape[d]);
+      outSizes.push_back(b.getIndexAttr(shape[d]));
+    }
+  }
+  return tensor::ExpandShapeOp::create(b, loc, type.clone(outShape), swapped,
+                                       expand, outSizes);
+}
+
+/// The channels-last direct convolution (see buildDirectConv2d).
+static Value buildChannelsLastConv2d(OpBuilder &b, Location loc, Value input,
+                                     Value filter, int64_t groups,
+                                     ArrayRef<int64_t> stride,
+                                     ArrayRef<int64_t> dilation,
+                                     ArrayRef<int64_t> outSpatial) {
+  MLIRContext *ctx = b.getContext();
+  auto fType = cast<RankedTensorType>(filter.getType());
+  Type elementType = fType.getElementType();
+  int64_t g = groups, cig = fType.getDimSize(1), cog = fType.getDimSize(0) / g;
+  // [G*F, C, kH, kW] -> [G, F, C, kH, kW] -> [G, C, kH, kW, F].
+  Value filterG = tensor::ExpandShapeOp::create(
+      b, loc,
+      RankedTensorType::get(
+          {g, cog, cig, fType.getDimSize(2), fType.getDimSize(3)}, elementType),
+      filter, SmallVector<ReassociationIndices>{{0, 1}, {2}, {3}, {4}});
+  Value filterT = swapTrailingDims(b, loc, filterG, 1, 2);
+  // Loops (n, g, i, j, f, c, a, b).
+  AffineExpr n, gg, i, j, f, c, ka, kb;
+  bindDims(ctx, n, gg, i, j, f, c, ka, kb);
+  AffineMap inMap =
+      AffineMap::get(8, 0,
+                     {n, gg * cig + c, i * stride[0] + ka * dilation[0],
+                      j * stride[1] + kb * dilation[1]},
+                     ctx);
+  AffineMap fMap = AffineMap::get(8, 0, {gg, c, ka, kb, f}, ctx);
+  AffineMap outMap = AffineMap::get(8, 0, {n, gg, i, j, f}, ctx);
+  Value init =
+      filled(b, loc,
+             tensor::EmptyOp::create(
+                 b, loc,
+                 ArrayRef<OpFoldResult>{
+                     tensor::getMixedSize(b, loc, input, 0), b.getIndexAttr(g),
+                     b.getIndexAttr(outSpatial[0]),
+                     b.getIndexAttr(outSpatial[1]), b.getIndexAttr(cog)},
+                 elementType),
+             0.0);
+  Value out = buildMultiplyAccumulate(b, loc, {input, inMap}, {filterT, fMap},
+                                      {init, outMap});
+  // [N, G, Ho, Wo, F] -> [N, G, F, Ho, Wo] -> [N, G*F, Ho, Wo].
+  return tensor::CollapseShapeOp::create(
+      b, loc, swapTrailingDims(b, loc, out, 2, 4),
+      SmallVector<ReassociationIndices>{{0}, {1, 2}, {3}, {4}});
+}
+
 Value mlir::rlx::buildDirectConv2d(OpBuilder &b, Location loc, Value input,
                                    Value filter, int64_t groups,
                                    ArrayRef<int64_t> stride,
-                                   ArrayRef<int64_t> dilation) {
+                                   ArrayRef<int64_t> dilation,
+                                   bool channelsLast) {
   MLIRContext *ctx = b.getContext();
   auto inType = cast<RankedTensorType>(input.getType());
   auto fType = cast<RankedTensorType>(filter.getType());
@@ -201,6 +319,9 @@ Value mlir::rlx::buildDirectConv2d(OpBuilder &b, Location loc, Value input,
                           dilation[i] * (fType.getDimSize(2 + i) - 1) - 1) /
                              stride[i] +
                          1);
+  if (channelsLast && prefersChannelsLast(cog))
+    return buildChannelsLastConv2d(b, loc, input, filter, groups, stride,
+                                   dilation, outSpatial);
   OpFoldResult batch = tensor::getMixedSize(b, loc, input, 0);
 
   // Loops (n, g, f, i, j, c, a, b).

@@ -63,10 +63,33 @@ Value buildGroupedConv2d(OpBuilder &b, Location loc, Value input, Value filter,
 /// input is first split into its s column phases,
 ///   xw[n, ch, h, p, q] = input[n, ch, h, p + s*q],
 /// and read as xw[.., (b*d) mod s, j + (b*d) floordiv s], so that the
-/// output columns j still read unit-stride rows.
+/// output columns j still read unit-stride rows. With `channelsLast` (and
+/// prefersChannelsLast(F)) the contraction is over (n, g, i, j, f, c, a, b)
+/// into [N, G, Ho, Wo, F] instead, reading the filter as [G, C, kH, kW, F]
+/// (so it vectorizes along f, and the input, broadcast, needs no phases),
+/// and the result is transposed to [N, G*F, Ho, Wo].
 Value buildDirectConv2d(OpBuilder &b, Location loc, Value input, Value filter,
                         int64_t groups, ArrayRef<int64_t> stride,
-                        ArrayRef<int64_t> dilation);
+                        ArrayRef<int64_t> dilation, bool channelsLast);
+
+/// Whether a direct convolution with `channels` output channels per group
+/// is computed channels-last (vectorized along those channels) rather than
+/// along its output columns: when the channels fill whole vectors of up to
+/// 16 lanes. Rows of Wo columns waste lanes whenever Wo is not a multiple
+/// of the vector width (56 columns are 4 vectors of 16, 12% idle; 7 are
+/// 56% idle), and a strided convolution would need its input split into
+/// column phases; channels-last costs one vectorized transpose of the
+/// output instead.
+bool prefersChannelsLast(int64_t channels);
+
+/// `x` (static but dim 0) with its dims [outer, split) and [split, rank)
+/// swapped: one linalg.transpose of the last two dims of its collapse to
+/// [.., prod [outer, split), prod [split, rank)] (which
+/// rlx-optimize-contractions vectorizes in register squares), expanded back.
+/// Requires 1 <= outer < split < rank when dim 0 is dynamic, else
+/// 0 <= outer.
+Value swapTrailingDims(OpBuilder &b, Location loc, Value x, int64_t outer,
+                       int64_t split);
 
 } // namespace mlir::rlx
 

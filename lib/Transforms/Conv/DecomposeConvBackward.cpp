@@ -16,7 +16,9 @@
 // contraction instead (no im2col buffer; directWeightGrad), and the input
 // gradient of an undilated convolution is computed one stride phase at a
 // time, each a stride-1 contraction over only the taps that reach it (no
-// inserted zeros; directInputGrad). Otherwise:
+// inserted zeros; directInputGrad); with conv-channels-last and input
+// channels per group a multiple of 16, each phase is computed channels-last
+// (vectorized along the channels) and transposed back. Otherwise:
 //
 // conv2d_backward_input: the transposed convolution. dy is dilated by the
 // stride (zeros inserted) and padded by d(k-1) - p on each side (one strided
@@ -64,7 +66,8 @@ using namespace mlir::rlx;
 /// phase-major buffer and one transpose interleaves the phases into dx.
 static Value directInputGrad(OpBuilder &b, Location loc,
                              Conv2dBackwardInputOp op, Value dy, Value w,
-                             RankedTensorType dxType, bool phaseShuffle) {
+                             RankedTensorType dxType, bool phaseShuffle,
+                             bool channelsLast) {
   MLIRContext *ctx = b.getContext();
   auto dyType = cast<RankedTensorType>(dy.getType());
   auto wType = cast<RankedTensorType>(w.getType());
@@ -136,15 +139,57 @@ static Value directInputGrad(OpBuilder &b, Location loc,
                                    {init, outMap});
   };
 
+  // channels-last: init[n, g, u, v, c] += the taps of phase (ph, pw), a
+  // contraction over (n, g, u, v, c, o, t, t') vectorized along c, with the
+  // taps read as wT[g, o, a, b, c]. The caller transposes c back.
+  channelsLast = channelsLast && prefersChannelsLast(cig);
+  Value wT = channelsLast
+                 ? swapTrailingDims(b, loc, wG, 2, 3) // [G,Cog,kH,kW,Cig]
+                 : Value();
+  auto accumulateChannelsLast = [&](const Phase &ph, const Phase &pw,
+                                    Value init) {
+    Value wph = tensor::ExtractSliceOp::create(
+        b, loc,
+        RankedTensorType::get({groups, cog, ph.taps, pw.taps, cig},
+                              elementType),
+        wT, ArrayRef<OpFoldResult>{zero, zero, idx(ph.a0), idx(pw.a0), zero},
+        ArrayRef<OpFoldResult>{idx(groups), idx(cog), idx(ph.taps),
+                               idx(pw.taps), idx(cig)},
+        ArrayRef<OpFoldResult>{one, one, idx(stride[0]), idx(stride[1]), one});
+    AffineExpr ln, lg, lu, lv, lc, lo, lt, lt2;
+    bindDims(ctx, ln, lg, lu, lv, lc, lo, lt, lt2);
+    AffineMap wMap = AffineMap::get(8, 0, {lg, lo, lt, lt2, lc}, ctx);
+    AffineMap dyMap = AffineMap::get(
+        8, 0,
+        {ln, lg, lo, lu + (low[0] + ph.e) - lt, lv + (low[1] + pw.e) - lt2},
+        ctx);
+    AffineMap outMap = AffineMap::get(8, 0, {ln, lg, lu, lv, lc}, ctx);
+    return buildMultiplyAccumulate(b, loc, {dyp, dyMap}, {wph, wMap},
+                                   {init, outMap});
+  };
+  // The part of a phase, zeros where no tap reaches it: [N, G, Cig, rows,
+  // cols] (channels-last: [N, G, rows, cols, Cig]) accumulated into `init`.
+  auto phasePart = [&](const Phase &ph, const Phase &pw, Value init) {
+    Value part = filled(b, loc, init, 0.0);
+    if (ph.taps == 0 || pw.taps == 0)
+      return part;
+    return channelsLast ? accumulateChannelsLast(ph, pw, part)
+                        : accumulatePhase(ph, pw, part);
+  };
+
   // phase-shuffle: every phase has the same rows and columns (s divides
   // H and W). The phases are written, unit-stride, into one phase-major
   // buffer P[n, g, c, rh, rw, u, v] and interleaved into dx by one
   // transpose (a pixel shuffle): one pass over dx instead of one strided,
-  // scalar copy per phase.
+  // scalar copy per phase. Not with channels-last, whose phases would need
+  // a transpose more: its strided copies measured faster on one thread
+  // (2.9-3.0 against 3.4-3.6 ms, bench's stride-2 conv2d_backward_input)
+  // and no slower on two.
   bool sameSize = llvm::all_of(llvm::seq<int64_t>(0, 2), [&](int64_t ax) {
     return dxType.getDimSize(2 + ax) % stride[ax] == 0;
   });
-  if (phaseShuffle && (stride[0] > 1 || stride[1] > 1) && sameSize) {
+  if (phaseShuffle && !channelsLast && (stride[0] > 1 || stride[1] > 1) &&
+      sameSize) {
     int64_t rows = phases[0][0].rows, cols = phases[1][0].rows;
     SmallVector<OpFoldResult> packedSizes = {
         batch,          idx(groups), idx(cig), idx(stride[0]),
@@ -158,7 +203,6 @@ static Value directInputGrad(OpBuilder &b, Location loc,
         elementType);
     for (int64_t rh = 0; rh < stride[0]; ++rh) {
       for (int64_t rw = 0; rw < stride[1]; ++rw) {
-        const Phase &ph = phases[0][rh], &pw = phases[1][rw];
         SmallVector<OpFoldResult> offsets = {zero,    zero, zero, idx(rh),
                                              idx(rw), zero, zero};
         SmallVector<OpFoldResult> sizes = packedSizes;
@@ -166,9 +210,7 @@ static Value directInputGrad(OpBuilder &b, Location loc,
         SmallVector<OpFoldResult> strides(7, one);
         Value slice = tensor::ExtractSliceOp::create(b, loc, phaseType, packed,
                                                      offsets, sizes, strides);
-        Value part = filled(b, loc, slice, 0.0);
-        if (ph.taps > 0 && pw.taps > 0) // else no tap reaches it: zeros
-          part = accumulatePhase(ph, pw, part);
+        Value part = phasePart(phases[0][rh], phases[1][rw], slice);
         packed = tensor::InsertSliceOp::create(b, loc, part, packed, offsets,
                                                sizes, strides);
       }
@@ -199,16 +241,15 @@ static Value directInputGrad(OpBuilder &b, Location loc,
       const Phase &ph = phases[0][rh], &pw = phases[1][rw];
       if (ph.rows == 0 || pw.rows == 0)
         continue;
-      Value part =
-          filled(b, loc,
-                 tensor::EmptyOp::create(
-                     b, loc,
-                     ArrayRef<OpFoldResult>{batch, idx(groups), idx(cig),
-                                            idx(ph.rows), idx(pw.rows)},
-                     elementType),
-                 0.0);
-      if (ph.taps > 0 && pw.taps > 0)
-        part = accumulatePhase(ph, pw, part);
+      SmallVector<OpFoldResult> partSizes = {batch, idx(groups), idx(cig),
+                                             idx(ph.rows), idx(pw.rows)};
+      if (channelsLast)
+        std::rotate(partSizes.begin() + 2, partSizes.begin() + 3,
+                    partSizes.end());
+      Value part = phasePart(
+          ph, pw, tensor::EmptyOp::create(b, loc, partSizes, elementType));
+      if (channelsLast)
+        part = swapTrailingDims(b, loc, part, 2, 4);
       part = tensor::CollapseShapeOp::create(
           b, loc, part,
           SmallVector<ReassociationIndices>{{0}, {1, 2}, {3}, {4}});
@@ -382,7 +423,8 @@ decomposeConv2dBackwardInput(RewriterBase &rewriter, Conv2dBackwardInputOp op,
   SmallVector<int64_t> k = {wType.getDimSize(2), wType.getDimSize(3)};
   if (options.convDirect && dilation[0] == 1 && dilation[1] == 1)
     return SmallVector<Value>{directInputGrad(rewriter, loc, op, dy, w, dxType,
-                                              options.convPhaseShuffle)};
+                                              options.convPhaseShuffle,
+                                              options.convChannelsLast)};
 
   // Per spatial axis: dy row i lands at row pl + i*s of the zero tensor of
   // length L = H + d(k-1) (pl = d(k-1) - p); rows outside [0, L) only ever

@@ -8,7 +8,9 @@
 //
 // or, with forward-conv-direct (the default), one direct-convolution
 // contraction generic (ConvUtils.h, buildDirectConv2d) that
-// rlx-optimize-contractions vectorizes along the output columns. With any
+// rlx-optimize-contractions vectorizes along the output columns, or, with
+// forward-conv-channels-last (the default) and output channels per group a
+// multiple of 16, along those channels (then transposed to NCHW). With any
 // channel, spatial or kernel dim dynamic: pad + one general contraction on
 // group-split views (buildGeneralConv2d), sizes from tensor.dim.
 //
@@ -41,7 +43,8 @@ lowerConv2d(RewriterBase &rewriter, Conv2dOp op,
   Value y =
       options.forwardConvDirect
           ? buildDirectConv2d(rewriter, loc, xp, op.getW(), op.getGroups(),
-                              op.getStride(), op.getDilation())
+                              op.getStride(), op.getDilation(),
+                              options.forwardConvChannelsLast)
           : buildGroupedConv2d(rewriter, loc, xp, op.getW(), op.getGroups(),
                                op.getStride(), op.getDilation());
   return SmallVector<Value>{y};

@@ -211,6 +211,18 @@ void mlir::rlx::vectorizeTransposes(RewriterBase &rewriter, Operation *root,
     transposeInSquares(rewriter, op, vectorBits);
   // Fold the peeled squares' sizes into their types, then vectorize them.
   rlx::canonicalizeTiles(root);
+  // Not an edge one row or column wide (25 rows are 3 squares of 8 and a
+  // row of 1): its vector<1xN> -> vector<Nx1> transpose is a shape_cast,
+  // which rlx-vectorize-rows' lowering patterns then rewrite back and forth
+  // forever. It stays a (scalar) linalg.transpose.
+  root->walk([&](linalg::TransposeOp op) {
+    if (!op->hasAttr(kTransposeSquare) || op->getNumResults() != 1)
+      return;
+    auto type = dyn_cast<RankedTensorType>(op->getResult(0).getType());
+    if (type && (type.getDimSize(type.getRank() - 1) == 1 ||
+                 type.getDimSize(type.getRank() - 2) == 1))
+      op->removeAttr(kTransposeSquare);
+  });
   rlx::vectorizeMarked(rewriter, root, kTransposeSquare);
 }
 
