@@ -450,3 +450,22 @@ func.func @transpose_edge_row(%x: tensor<25x16xf64>) -> tensor<16x25xf64> {
   %t = linalg.transpose ins(%x : tensor<25x16xf64>) outs(%e : tensor<16x25xf64>) permutation = [1, 0]
   return %t : tensor<16x25xf64>
 }
+
+// -----
+
+// A channels-last input gradient of stride 2 (32 input channels): each of
+// the 4 stride phases is a channels-last contraction on threads, transposed
+// back in parallel, then copied into every second row and column of dx.
+// That strided copy (scalar loops) is an scf.forall over (n, c) too, not a
+// serial pass.
+// CHECK-LABEL: func.func @strided_phase_copies
+// CHECK: scf.forall (%{{.*}}, %{{.*}}) in (4, 48) {{.*}} -> (tensor<4x1x48x48x32xf32>)
+// CHECK: scf.forall (%{{.*}}) in (4) {{.*}} -> (tensor<4x1x32x2304xf32>)
+// CHECK: scf.forall (%[[N:.*]], %[[C:.*]]) in (4, 32) {{.*}} -> (tensor<4x32x96x96xf32>)
+// CHECK: tensor.parallel_insert_slice %{{.*}} into %{{.*}}[%[[N]], %[[C]], 0, 0] [1, 1, 48, 48] [1, 1, 2, 2]
+// CHECK-COUNT-3: tensor.parallel_insert_slice %{{.*}} [1, 1, 48, 48] [1, 1, 2, 2]
+// CHECK-NOT: tensor.insert_slice %{{.*}} [4, 32, 48, 48] [1, 1, 2, 2]
+func.func @strided_phase_copies(%dy: tensor<4x32x48x48xf32>, %w: tensor<32x32x3x3xf32>) -> tensor<4x32x96x96xf32> {
+  %dx = rlx.conv2d_backward_input %dy, %w {stride = array<i64: 2, 2>, padding = array<i64: 1, 1>} : tensor<4x32x48x48xf32>, tensor<32x32x3x3xf32> -> tensor<4x32x96x96xf32>
+  return %dx : tensor<4x32x96x96xf32>
+}

@@ -7,8 +7,9 @@
 // the parallel kernel (a tenth to a fifth of a convolution's 2-thread
 // time). parallelizeLargeCopies makes each an scf.forall over its leading
 // dims, in place once bufferized; and so a large zero fill that starts a
-// scatter loop. vectorizeTransposes turns every transpose of the last two
-// dims (those copies, and a head's keys inside attention's loop) into
+// scatter loop, and the strided copies of a channels-last input gradient's
+// stride phases into dx. vectorizeTransposes turns every transpose of the last
+// two dims (those copies, and a head's keys inside attention's loop) into
 // vector.transposes of register squares.
 //
 //===----------------------------------------------------------------------===//
@@ -90,6 +91,54 @@ static void padInParallel(RewriterBase &rewriter, tensor::PadOp pad) {
                                         forall.getRegionIterArgs()[0], offsets,
                                         sizesOf(type.getShape()), strides);
   rewriter.replaceOp(pad, forall.getResult(0));
+}
+
+/// A large tensor.insert_slice with strides in its last two dims, outside
+/// any loop (a stride phase of a channels-last conv2d_backward_input copied
+/// into every s-th row and column of dx), as an scf.forall over its leading
+/// dims: a strided copy lowers to scalar loops, and was one serial pass.
+static void stridedInsertInParallel(RewriterBase &rewriter,
+                                    tensor::InsertSliceOp op) {
+  RankedTensorType type = op.getSourceType();
+  int64_t rank = type.getRank(), outer = rank - 2;
+  std::optional<SmallVector<int64_t>> offsets =
+      getConstantIntValues(op.getMixedOffsets());
+  std::optional<SmallVector<int64_t>> strides =
+      getConstantIntValues(op.getMixedStrides());
+  if (!isa<func::FuncOp>(op->getParentOp()) || !type.hasStaticShape() ||
+      rank < 3 || rank != op.getResultType().getRank() ||
+      type.getNumElements() < (1 << 18) || !offsets || !strides ||
+      op.hasUnitStride())
+    return;
+  for (int64_t d = 0; d < outer; ++d)
+    if ((*offsets)[d] != 0 || (*strides)[d] != 1)
+      return;
+  Location loc = op.getLoc();
+  MLIRContext *ctx = rewriter.getContext();
+  rewriter.setInsertionPoint(op);
+  auto forall = scf::ForallOp::create(
+      rewriter, loc,
+      getAsIndexOpFoldResult(ctx, type.getShape().take_front(outer)),
+      ValueRange{op.getDest()}, std::nullopt);
+  rewriter.setInsertionPoint(forall.getTerminator());
+  // Source [i..., 0, 0] and destination [i..., offsets of the last two].
+  SmallVector<OpFoldResult> index =
+      getAsOpFoldResult(ValueRange(forall.getInductionVars()));
+  SmallVector<OpFoldResult> sourceOffsets = index, destOffsets = index;
+  sourceOffsets.append(2, rewriter.getIndexAttr(0));
+  llvm::append_range(destOffsets,
+                     ArrayRef(op.getMixedOffsets()).drop_front(outer));
+  SmallVector<int64_t> sizes(outer, 1);
+  llvm::append_range(sizes, type.getShape().drop_front(outer));
+  SmallVector<OpFoldResult> ones(rank, rewriter.getIndexAttr(1));
+  Value part = tensor::ExtractSliceOp::create(
+      rewriter, loc, op.getSource(), sourceOffsets,
+      getAsIndexOpFoldResult(ctx, sizes), ones);
+  rewriter.setInsertionPointToStart(forall.getTerminator().getBody());
+  tensor::ParallelInsertSliceOp::create(
+      rewriter, loc, part, forall.getRegionIterArgs()[0], destOffsets,
+      getAsIndexOpFoldResult(ctx, sizes), op.getMixedStrides());
+  rewriter.replaceOp(op, forall.getResult(0));
 }
 
 /// Marks the lanes x lanes squares of a transpose to vectorize.
@@ -232,6 +281,10 @@ void mlir::rlx::parallelizeLargeCopies(RewriterBase &rewriter,
   root->walk([&](tensor::PadOp pad) { pads.push_back(pad); });
   for (tensor::PadOp pad : pads)
     padInParallel(rewriter, pad);
+  SmallVector<tensor::InsertSliceOp> inserts;
+  root->walk([&](tensor::InsertSliceOp op) { inserts.push_back(op); });
+  for (tensor::InsertSliceOp op : inserts)
+    stridedInsertInParallel(rewriter, op);
   SmallVector<linalg::TransposeOp> transposes;
   root->walk([&](linalg::TransposeOp op) { transposes.push_back(op); });
   for (linalg::TransposeOp op : transposes)
