@@ -194,12 +194,11 @@ Value mlir::rlx::swapTrailingDims(OpBuilder &b, Location loc, Value x,
   auto type = cast<RankedTensorType>(x.getType());
   int64_t rank = type.getRank();
   ArrayRef<int64_t> shape = type.getShape();
+  // The swapped groups are static (only an outer dim may be dynamic).
   auto product = [&](int64_t from, int64_t to) {
     int64_t p = 1;
     for (int64_t d = from; d < to; ++d)
-      p = ShapedType::isDynamic(shape[d]) || ShapedType::isDynamic(p)
-              ? ShapedType::kDynamic
-              : p * shape[d];
+      p *= shape[d];
     return p;
   };
   auto group = [](int64_t from, int64_t to) {
