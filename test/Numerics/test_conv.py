@@ -32,12 +32,15 @@ CASES = [
      16, False),
     ("depthwise_planes_s2", 2, 16, 16, (10, 9), (3, 3), (2, 2), (1, 0),
      (1, 1), 16, False),
-    # Large enough (f32: dy over 2 MiB, dw under 256 KiB) for rlx-optimize-
+    # Large enough (f32: dy over 1 MiB, dw under 256 KiB) for rlx-optimize-
     # contractions to block the weight gradient's reduction outside its
-    # blocks of dw: by 16 of 64 rows, and 16 rows of 61 (a partial block).
+    # register tiles: by 16 of 64 rows, 16 rows of 61 (a partial block),
+    # and, with stride 2, 21 rows of 47 (a partial block).
     ("outer_reduction", 2, 64, 64, (64, 64), (3, 3), (1, 1), (1, 1), (1, 1),
      1, False),
     ("outer_reduction_61", 3, 64, 64, (61, 64), (3, 3), (1, 1), (1, 1),
+     (1, 1), 1, False),
+    ("outer_reduction_s2", 2, 64, 64, (93, 96), (3, 3), (2, 2), (1, 1),
      (1, 1), 1, False),
     # Channels per group a multiple of 16: conv2d (output channels) and
     # conv2d_backward_input (input channels) are computed channels-last

@@ -1,7 +1,7 @@
 // RUN: rlx-opt %s --split-input-file --rlx-decompose-backward=conv-direct=false | FileCheck %s
 // RUN: rlx-opt %s --split-input-file --rlx-decompose-backward="conv-direct=false im2col-max-elements=1200" | FileCheck %s --check-prefix=TILED
 // RUN: rlx-opt %s --split-input-file --rlx-decompose-backward | FileCheck %s --check-prefix=DWISE
-// RUN: rlx-opt %s --split-input-file --rlx-decompose-backward --rlx-lower-to-linalg --rlx-optimize-contractions=vector-bits=512 | FileCheck %s --check-prefix=DWISEK
+// RUN: rlx-opt %s --split-input-file --rlx-decompose-backward --rlx-lower-to-linalg --rlx-optimize-contractions="vector-bits=512 threads=2" | FileCheck %s --check-prefix=DWISEK
 // RUN: rlx-opt %s --split-input-file --rlx-decompose-backward=conv-phase-shuffle=0 | FileCheck %s --check-prefix=STRIDED
 
 // dw[co, (c,a,b)] = dyT[co, (n,i,j)] x col[(n,i,j), (c,a,b)]: pad, ONE im2col

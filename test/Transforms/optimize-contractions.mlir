@@ -1,6 +1,6 @@
-// RUN: rlx-opt %s --split-input-file --rlx-decompose-backward --rlx-lower-to-linalg --rlx-optimize-contractions=vector-bits=512 | FileCheck %s
-// RUN: rlx-opt %s --split-input-file --rlx-lower-to-linalg --rlx-optimize-contractions="vector-bits=512 column-pieces=0" | FileCheck %s --check-prefix=WHOLE
-// RUN: rlx-opt %s --split-input-file --rlx-decompose-backward=conv-channels-last=0 --rlx-lower-to-linalg=forward-conv-channels-last=0 --rlx-optimize-contractions=vector-bits=512 | FileCheck %s --check-prefix=ROWS
+// RUN: rlx-opt %s --split-input-file --rlx-decompose-backward --rlx-lower-to-linalg --rlx-optimize-contractions="vector-bits=512 threads=2" | FileCheck %s
+// RUN: rlx-opt %s --split-input-file --rlx-lower-to-linalg --rlx-optimize-contractions="vector-bits=512 threads=2 column-pieces=0" | FileCheck %s --check-prefix=WHOLE
+// RUN: rlx-opt %s --split-input-file --rlx-decompose-backward=conv-channels-last=0 --rlx-lower-to-linalg=forward-conv-channels-last=0 --rlx-optimize-contractions="vector-bits=512 threads=2" | FileCheck %s --check-prefix=ROWS
 
 // A matmul: scf.forall over 128x256 blocks of C, KC = whole K (256), 8x32
 // register tiles (loops n, m), the 8 C rows in vector registers over the k
@@ -298,14 +298,21 @@ func.func @conv_channels(%x: tensor<2x64x8x32xf32>, %w: tensor<32x64x3x3xf32>) -
 // A dense weight gradient: C (3 x 3 taps x 64 x 64, 147 KiB) stays in L2,
 // but each of its blocks (per tap and 8 input channels) would stream the
 // whole transposed dy (2 MiB). The reduction over (n, i) is blocked outside
-// the blocks of C instead: one image at a time, 16 rows at a time (256 KiB
-// of dy), in order, and every block of C reads that block of dy.
+// the register tiles instead: one image at a time, 16 rows at a time (256
+// KiB of dy), in order, and every register tile of a thread's block reads
+// that block of dy. Each of the two threads has one coarse block of C
+// (all taps, 32 of the 64 input channels), filled once, and runs the
+// reduction blocks in it: one fork and join per call.
 // CHECK-LABEL: func.func @weight_grad_blocks
-// CHECK: %[[C:.+]] = linalg.fill {{.*}} -> tensor<1x3x3x64x64xf32>
-// CHECK: scf.for %{{.+}} = %c0 to %c2 step %c1 iter_args(%{{.+}} = %[[C]])
+// CHECK: scf.forall ({{.*}}) = (0) to (64) step (32)
+// CHECK: %[[C:.+]] = linalg.fill {{.*}} -> tensor<1x3x3x32x64xf32>
+// CHECK-NEXT: scf.for %{{.+}} = %c0 to %c2 step %c1 iter_args(%{{.+}} = %[[C]])
 // CHECK-NEXT: scf.for %{{.+}} = %c0 to %c64 step %c16
-// CHECK-NOT: scf.for
-// CHECK: scf.forall ({{.*}}) = (0, 0, 0) to (3, 3, 64) step (1, 1, 8)
+// CHECK-NOT: scf.forall
+// CHECK: scf.for %{{.+}} = %c0 to %c64 step %c32
+// CHECK: scf.for %{{.+}} = %c0 to %c32 step %c8
+// CHECK: scf.for %{{.+}} = %c0 to %c3 step %c1
+// CHECK: scf.for %{{.+}} = %c0 to %c3 step %c1
 // CHECK: scf.for %{{.+}} = %c0 to %c16 step %c1 iter_args
 // CHECK: scf.for %{{.+}} = %c0 to %c64 step %c1 iter_args
 // CHECK-COUNT-8: vector.fma {{.*}} : vector<32xf32>

@@ -413,6 +413,9 @@ def RlxOptimizeContractions : Pass<"rlx-optimize-contractions"> {
     Option<"parallel", "parallel", "bool", /*default=*/"true",
            "Tile the result blocks with scf.forall (threads) instead of "
            "scf.for">,
+    Option<"threads", "threads", "int64_t", /*default=*/"0",
+           "The thread count the blocks of C are planned for: enough "
+           "blocks for each thread (0: the host's cores)">,
     Option<"columnPieces", "column-pieces", "bool", /*default=*/"true",
            "Split a register-tile row whose width is not a power of two "
            "(an edge tile, a 56-wide convolution row) into overlapping "
