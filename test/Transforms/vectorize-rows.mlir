@@ -3,6 +3,8 @@
 // RUN:   | FileCheck %s --check-prefix=SEQ
 // RUN: rlx-opt %s --split-input-file --rlx-vectorize-rows='vector-bits=512 reduction-vectors=1' \
 // RUN:   | FileCheck %s --check-prefix=ONE
+// RUN: rlx-opt %s --split-input-file --rlx-vectorize-rows='vector-bits=512 column-rows=0' \
+// RUN:   | FileCheck %s --check-prefix=ROWS1
 // RUN: rlx-opt %s --split-input-file --rlx-vectorize-rows='vector-bits=512' \
 // RUN:   --one-shot-bufferize='bufferize-function-boundaries function-boundary-type-conversion=identity-layout-map' \
 // RUN:   | FileCheck %s --check-prefix=BUF
@@ -183,11 +185,32 @@ func.func @row_sum_parallel(%x: tensor<512x256xf32>) -> tensor<512xf32> {
 // is vectorized along its columns, but its loop over the rows reduces, so it
 // stays sequential here (rlx-fuse-rows splits a large one into a fixed
 // number of partial sums; this pass never splits by the thread count).
+// Its tiles are 4 rows of 16 columns: the 4 rows are added to the
+// accumulator in registers, in row order, and it is stored once (with
+// column-rows=0, once per row).
 // CHECK-LABEL: func.func @column_sum
 // CHECK-NOT: scf.forall
-// CHECK: scf.for
-// CHECK: arith.addf {{.*}} : vector<16xf32>
+// CHECK: scf.for %{{.+}} = %c0 to %c512 step %c4
+// CHECK: scf.for %{{.+}} = %c0 to %c256 step %c16
+// CHECK: %[[T:.+]] = vector.transfer_read {{.*}} : tensor<4x16xf32>, vector<4x16xf32>
+// CHECK: %[[ACC:.+]] = vector.transfer_read {{.*}} : tensor<16xf32>, vector<16xf32>
+// CHECK: %[[R0:.+]] = vector.extract %[[T]][0]
+// CHECK: %[[S0:.+]] = arith.addf %[[R0]], %[[ACC]] : vector<16xf32>
+// CHECK: %[[R1:.+]] = vector.extract %[[T]][1]
+// CHECK: %[[S1:.+]] = arith.addf %[[R1]], %[[S0]] : vector<16xf32>
+// CHECK: %[[R2:.+]] = vector.extract %[[T]][2]
+// CHECK: %[[S2:.+]] = arith.addf %[[R2]], %[[S1]] : vector<16xf32>
+// CHECK: %[[R3:.+]] = vector.extract %[[T]][3]
+// CHECK: %[[S3:.+]] = arith.addf %[[R3]], %[[S2]] : vector<16xf32>
+// CHECK-NEXT: vector.transfer_write %[[S3]]
+// CHECK-NOT: arith.addf
 // CHECK: return
+// ROWS1-LABEL: func.func @column_sum
+// ROWS1: scf.for %{{.+}} = %c0 to %c512 step %c1
+// ROWS1: vector.transfer_read {{.*}} : tensor<1x16xf32>, vector<16xf32>
+// ROWS1-COUNT-1: arith.addf {{.*}} : vector<16xf32>
+// ROWS1-NOT: arith.addf
+// ROWS1: return
 func.func @column_sum(%x: tensor<512x256xf32>) -> tensor<256xf32> {
   %z = arith.constant 0.0 : f32
   %e = tensor.empty() : tensor<256xf32>
@@ -198,6 +221,27 @@ func.func @column_sum(%x: tensor<512x256xf32>) -> tensor<256xf32> {
     linalg.yield %s : f32
   } -> tensor<256xf32>
   return %0 : tensor<256xf32>
+}
+
+// -----
+
+// A column sum whose rows are not whole vectors (33 = 2 x 16 + 1) keeps
+// tiles of one row: the 4-row form of its 1-wide remainder column
+// (vector<4x1>) sent the vector lowering patterns into an endless loop.
+// CHECK-LABEL: func.func @column_sum_odd
+// CHECK: scf.for %{{.+}} = %c0 to %c8 step %c1
+// CHECK: arith.addf {{.*}} : vector<16xf32>
+// CHECK: return
+func.func @column_sum_odd(%x: tensor<8x33xf32>) -> tensor<33xf32> {
+  %z = arith.constant 0.0 : f32
+  %e = tensor.empty() : tensor<33xf32>
+  %f = linalg.fill ins(%z : f32) outs(%e : tensor<33xf32>) -> tensor<33xf32>
+  %0 = linalg.generic {indexing_maps = [affine_map<(i, j) -> (i, j)>, affine_map<(i, j) -> (j)>], iterator_types = ["reduction", "parallel"]} ins(%x : tensor<8x33xf32>) outs(%f : tensor<33xf32>) {
+  ^bb0(%a: f32, %o: f32):
+    %s = arith.addf %o, %a : f32
+    linalg.yield %s : f32
+  } -> tensor<33xf32>
+  return %0 : tensor<33xf32>
 }
 
 // -----

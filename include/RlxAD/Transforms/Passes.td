@@ -380,6 +380,11 @@ def RlxVectorizeRows : Pass<"rlx-vectorize-rows"> {
            "that many vectors wide, when the row has that many lanes), "
            "where one vector accumulator makes every add wait for the "
            "previous one (cross-entropy 2.77 -> 2.52 ms). 1: one vector">,
+    Option<"columnRows", "column-rows", "bool", /*default=*/"true",
+           "A column reduction (a norm's gamma or beta gradient: rows "
+           "reduced, columns vectorized) adds 4 rows to each accumulator "
+           "vector in registers before storing it, in row order (bitwise "
+           "the same sums); off: a load, add and store per row">,
   ];
   let dependentDialects = [
     "::mlir::arith::ArithDialect", "::mlir::linalg::LinalgDialect",
