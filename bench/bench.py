@@ -118,8 +118,18 @@ def median_ms(fn, runs):
     First waits until the other library's idle worker threads have stopped
     spinning: after a parallel region OpenBLAS's threads spin ~0.1 s and
     libomp's 0.2 s (KMP_BLOCKTIME), and would take a core from this timing
-    (rlx at 2 threads measured no faster than at 1 right after torch)."""
+    (rlx at 2 threads measured no faster than at 1 right after torch).
+
+    Then warms fn up again for 50 ms (at least 3 calls): after the pause
+    its own threads sleep and the idle core runs slow, so the first calls
+    are slow (a 0.2 ms layer_norm beta call at 2 threads took 1.1 ms, then
+    0.9, 0.6, ...), and 20 timed calls of a short row were mostly warm-up
+    (medians of 0.17 to 0.58 ms from run to run)."""
     time.sleep(0.3)
+    start, calls = time.perf_counter(), 0
+    while calls < 3 or time.perf_counter() - start < 0.05:
+        fn()
+        calls += 1
     times = []
     for _ in range(runs):
         t0 = time.perf_counter()
