@@ -90,11 +90,10 @@ struct ContractionPlan {
   int64_t mc, nc, kc, mr, nr;
   // Reduction dims blocked outside the register tiles, as (dim, block
   // size): a C small enough for L2 whose blocks would each stream a large
-  // B. The blocks of C are then coarse (wholeBatch) and each runs these
+  // B. The blocks of C then span the batch dims, and each runs these
   // reduction blocks in turn.
   SmallVector<std::pair<unsigned, int64_t>> outerK;
-  bool wholeBatch = false; // blocks of C span the batch dims
-  bool pack = false;       // copy the KC blocks of A and B into padded buffers
+  bool pack = false; // copy the KC blocks of A and B into padded buffers
   int64_t pad = 0;
   // A's last index also advances with n (unit stride): its rows are loaded
   // as vectors like B's, not broadcast (elementwise products, such as the
@@ -300,7 +299,6 @@ static void planOuterReduction(linalg::LinalgOp op, ContractionPlan &plan,
   int64_t rows = pickBlock(ranges[second], 1,
                            std::max<int64_t>(1, (256 << 10) / rowBytes));
   plan.outerK = {{plan.kDims[0], 1}, {second, rows}};
-  plan.wholeBatch = true;
   int64_t m = ranges[plan.mDim];
   plan.mc = pickBlock(m, plan.mr, m / threads);
   plan.nc = ranges[plan.nDim];
@@ -719,11 +717,13 @@ static LogicalResult tileContraction(RewriterBase &rewriter,
   unsigned numLoops = op.getNumLoops();
   op->setAttr(kMarker, rewriter.getUnitAttr());
 
-  // Level 1: blocks of C (threads).
+  // Level 1: blocks of C (threads); coarse ones, spanning the batch dims,
+  // around the reduction blocks of plan.outerK.
+  bool wholeBatch = !plan.outerK.empty();
   SmallVector<int64_t> ranges = op.getStaticLoopRanges();
   SmallVector<int64_t> outer(numLoops, 0);
   for (unsigned d : plan.batchDims)
-    outer[d] = plan.wholeBatch ? ranges[d] : 1;
+    outer[d] = wholeBatch ? ranges[d] : 1;
   outer[plan.mDim] = plan.mc;
   outer[plan.nDim] = plan.nc;
   SmallVector<unsigned> planes = planeDims(op, plan, outer, threads);
@@ -772,7 +772,7 @@ static LogicalResult tileContraction(RewriterBase &rewriter,
   micro[plan.nDim] = plan.nr;
   for (unsigned d : planes)
     micro[d] = 1;
-  if (plan.wholeBatch)
+  if (wholeBatch)
     for (unsigned d : plan.batchDims)
       micro[d] = 1;
   SmallVector<int64_t> interchange = {plan.nDim, plan.mDim};

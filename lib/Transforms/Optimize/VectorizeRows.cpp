@@ -248,16 +248,15 @@ static int64_t columnRowsDim(linalg::GenericOp op, int64_t lanes) {
 }
 
 /// Level 1 of the file comment: tiles every outer dim of `op` that is not
-/// 1 by 1 (a column reduction's rows by kColumnRows) and returns the tile
-/// (`op` itself when there is none).
+/// 1 by 1 (`rowsDim`, a column reduction's rows, by kColumnRows; -1: none)
+/// and returns the tile (`op` itself when there is none).
 static FailureOr<TilingInterface> tileOuter(RewriterBase &rewriter,
                                             linalg::GenericOp op,
                                             RowLoopOptions rowLoop,
-                                            int64_t columnLanes) {
+                                            int64_t rowsDim) {
   SmallVector<int64_t> ranges = op.getStaticLoopRanges();
   unsigned inner = ranges.size() - 1;
   SmallVector<int64_t> sizes(ranges.size(), 0);
-  int64_t rowsDim = columnLanes ? columnRowsDim(op, columnLanes) : -1;
   bool tiled = false;
   for (unsigned d = 0; d < inner; ++d) {
     if (ranges[d] != 1) {
@@ -358,8 +357,8 @@ static LogicalResult tileRows(RewriterBase &rewriter, linalg::GenericOp op,
   if (linalg::isReductionIterator(op.getIteratorTypesArray()[inner]) &&
       vectors > 1 && !ShapedType::isDynamic(range) && range >= lanes * vectors)
     lanes *= vectors;
-  FailureOr<TilingInterface> row =
-      tileOuter(rewriter, op, rowLoop, columnRows ? lanes : 0);
+  FailureOr<TilingInterface> row = tileOuter(
+      rewriter, op, rowLoop, columnRows ? columnRowsDim(op, lanes) : -1);
   if (failed(row))
     return failure();
   FailureOr<TilingInterface> main = splitRemainder(rewriter, *row, lanes);
