@@ -64,7 +64,8 @@ def rel_error(got, want):
         return 0.0
     # NaN matches NaN and an infinity matches the same infinity exactly.
     same = nan_want | (got == want)
-    diff = np.abs(np.where(same, 0.0, got - want))
+    with np.errstate(invalid="ignore"):  # inf - inf where `same` holds
+        diff = np.abs(np.where(same, 0.0, got - want))
     finite_want = np.where(same | ~np.isfinite(want), 0.0, want)
     scale = max(float(np.max(np.abs(finite_want))), 1.0)
     return float(np.max(diff)) / scale

@@ -56,6 +56,14 @@ def ce_reference(logits, labels, d_loss):
     return loss.detach().numpy(), grad.numpy()
 
 
+def nonfinite_rows(shape, dtype):
+    """Random logits whose rows 0-3 hold a NaN, a +inf, only -inf, and a
+    -inf among finite values."""
+    x = R.standard_normal(shape).astype(dtype)
+    x[0, 2], x[1, 4], x[2, :], x[3, 1] = np.nan, np.inf, -np.inf, -np.inf
+    return x
+
+
 # --- softmax: (shape, static/dynamic type shape, axis) -----------------------
 SOFTMAX = [((3, 7), (3, 7), -1), ((2, 5, 4), (2, 5, 4), 1),
            ((4, 3), (4, 3), 0), ((5, 6), (None, 6), 1),
@@ -110,6 +118,14 @@ for dtype in rt.DTYPES:
     x = (R.standard_normal((3, 6)) * 300).astype(dtype)
     x[1, :] = 2.5
     cases.append(("smb", name, (x, R.standard_normal((3, 6)).astype(dtype), -1)))
+    # Non-finite rows: a NaN (the row max skips it, and the row is NaN all
+    # the same), +inf, all -inf, and -inf among finite logits.
+    name = "smb_%s_nonfinite" % np.dtype(dtype).name
+    funcs.append(smb_fns(name, (4, 6), dtype, -1))
+    funcs.append(softmax_fn(name + "_y", (4, 6), dtype, -1))
+    x = nonfinite_rows((4, 6), dtype)
+    cases.append(("smb", name, (x, R.standard_normal((4, 6)).astype(dtype), -1)))
+    cases.append(("softmax", name + "_y", (x, -1)))
 
 # --- cross entropy: (n, c, type n, label dtype, labels override) ------------
 CE = [(4, 7, 4, np.int64, None), (5, 3, 5, np.int32, None),
@@ -125,6 +141,12 @@ for dtype in rt.DTYPES:
                        dtype=ltype)
         d_loss = R.standard_normal(n).astype(dtype)
         cases.append(("ce", name, (logits, lab, d_loss)))
+    name = "ce_%s_nonfinite" % np.dtype(dtype).name
+    funcs.append(ce_fns(name, 5, 6, dtype, np.int64))
+    logits = np.concatenate([nonfinite_rows((4, 6), dtype),
+                             R.standard_normal((1, 6)).astype(dtype)])
+    lab = np.array([2, 1, 0, 3, 5], dtype=np.int64)
+    cases.append(("ce", name, (logits, lab, R.standard_normal(5).astype(dtype))))
 
 m = rt.compile("\n".join(funcs))
 
@@ -150,7 +172,8 @@ for kind, name, args in cases:
             if op == "log_softmax":
                 rt.check("rlx.log_softmax", fwd(x), want_y, label=name)
             rt.check("rlx.%s_backward" % op, got, want_dx, label=name)
-            if x.dtype == np.float64 and x.size <= 64 and "large" not in name:
+            if (x.dtype == np.float64 and x.size <= 64 and "large" not in name
+                    and np.isfinite(x).all()):
                 rt.check_fd("rlx.%s_backward" % op, fwd, [x], 0, dy, got,
                             label=name)
         continue
@@ -165,7 +188,7 @@ for kind, name, args in cases:
              label=name)
     got = m[name + "_bwd"](logits, lab, d_loss)
     rt.check("rlx.softmax_cross_entropy_backward", got, grad, label=name)
-    if logits.dtype == np.float64:
+    if logits.dtype == np.float64 and np.isfinite(logits).all():
         rt.check_fd("rlx.softmax_cross_entropy_backward", m[name + "_fwd"],
                     [logits, lab], 0, d_loss, got, label=name)
 

@@ -25,7 +25,7 @@
 // CHECK: arith.select
 // m = max_j Z; e = exp(Z - m) once; l = sum_j e; P = e / l
 // CHECK: %[[MAX:.+]] = linalg.generic {indexing_maps = [#[[ID]], #[[ROW]]], iterator_types = ["parallel", "parallel", "parallel", "reduction"]} ins(%[[Z]] :
-// CHECK: arith.maximumf
+// CHECK: arith.maxnumf
 // CHECK: %[[E:.+]] = linalg.generic {{.*}} ins(%[[Z]], %[[MAX]] :
 // CHECK: math.exp
 // CHECK: %[[SUM:.+]] = linalg.generic {{.*}} ins(%[[E]] :

@@ -14,7 +14,7 @@
 // CHECK: %[[ME:.+]] = tensor.empty(%[[N]]) : tensor<?xf32>
 // CHECK: %[[MI:.+]] = linalg.fill ins(%[[NINF]] : f32) outs(%[[ME]] : tensor<?xf32>)
 // CHECK: %[[M:.+]] = linalg.generic {{.*}}iterator_types = ["parallel", "reduction"]} ins(%[[L]] : tensor<?x10xf32>) outs(%[[MI]] : tensor<?xf32>)
-// CHECK: arith.maximumf
+// CHECK: arith.maxnumf
 // CHECK: %[[EXPS:.+]] = linalg.generic {{.*}}iterator_types = ["parallel", "parallel"]} ins(%[[L]], %[[M]] : tensor<?x10xf32>, tensor<?xf32>) outs(%{{.+}} : tensor<?x10xf32>)
 // CHECK-NEXT: ^bb0(%[[LV:.+]]: f32, %[[MV:.+]]: f32, %{{.+}}: f32):
 // CHECK-NEXT: %[[SUB:.+]] = arith.subf %[[LV]], %[[MV]] : f32
@@ -87,7 +87,7 @@ func.func @ce_backward_cast(%l: tensor<?x?xf32>, %t: tensor<?xi32>, %d: tensor<?
 // CHECK-LABEL: func.func @softmax_backward
 // CHECK-SAME: (%[[X:.+]]: tensor<?x10xf32>, %[[DY:.+]]: tensor<?x10xf32>)
 // CHECK: %[[M:.+]] = linalg.generic {{.*}}iterator_types = ["parallel", "reduction"]} ins(%[[X]] : tensor<?x10xf32>) outs(%{{.+}} : tensor<?xf32>)
-// CHECK: arith.maximumf
+// CHECK: arith.maxnumf
 // CHECK: %[[EXPS:.+]] = linalg.generic {{.*}}iterator_types = ["parallel", "parallel"]} ins(%[[X]], %[[M]] : tensor<?x10xf32>, tensor<?xf32>) outs(%{{.+}} : tensor<?x10xf32>)
 // CHECK-NEXT: ^bb0(%[[XV:.+]]: f32, %[[MV:.+]]: f32, %{{.+}}: f32):
 // CHECK-NEXT: %[[D:.+]] = arith.subf %[[XV]], %[[MV]] : f32

@@ -25,7 +25,7 @@
 // CHECK: arith.addf %[[CAPPED]]
 // m = max_j Z, e = exp(Z - m) once, l = sum_j e, P = e / l
 // CHECK: %[[MAX:.+]] = linalg.generic {{.*}} iterator_types = ["parallel", "parallel", "parallel", "reduction"]} ins(%[[Z]] :
-// CHECK: arith.maximumf
+// CHECK: arith.maxnumf
 // CHECK: %[[E:.+]] = linalg.generic {{.*}} iterator_types = ["parallel", "parallel", "parallel", "parallel"]} ins(%[[Z]], %[[MAX]] :
 // CHECK: math.exp
 // CHECK: %[[SUM:.+]] = linalg.generic {{.*}} iterator_types = ["parallel", "parallel", "parallel", "reduction"]} ins(%[[E]] :

@@ -15,7 +15,7 @@
 // CHECK: %[[ME:.+]] = tensor.empty(%[[B]]) : tensor<?x3xf32>
 // CHECK: %[[MI:.+]] = linalg.fill ins(%[[NINF]] : f32) outs(%[[ME]] : tensor<?x3xf32>)
 // CHECK: %[[M:.+]] = linalg.generic {indexing_maps = [#[[ID]], #[[RED]]], iterator_types = ["parallel", "reduction", "parallel"]} ins(%[[X]] : tensor<?x10x3xf32>) outs(%[[MI]] : tensor<?x3xf32>)
-// CHECK: arith.maximumf
+// CHECK: arith.maxnumf
 // CHECK: %[[E:.+]] = linalg.generic {indexing_maps = [#[[ID]], #[[RED]], #[[ID]]], iterator_types = ["parallel", "parallel", "parallel"]} ins(%[[X]], %[[M]] : tensor<?x10x3xf32>, tensor<?x3xf32>)
 // CHECK-NEXT: ^bb0(%[[XV:.+]]: f32, %[[MV:.+]]: f32, %{{.+}}: f32):
 // CHECK-NEXT: %[[D:.+]] = arith.subf %[[XV]], %[[MV]] : f32
@@ -65,7 +65,7 @@ func.func @softmax_axes(%x: tensor<4x5xf64>) -> (tensor<4x5xf64>, tensor<4x5xf64
 // CHECK-SAME: (%[[L:.+]]: tensor<?x10xf32>, %[[T:.+]]: tensor<?xi64>)
 // CHECK-DAG: %[[ZERO:.+]] = arith.constant 0.000000e+00 : f32
 // CHECK: %[[M:.+]] = linalg.generic {{.*}} ins(%[[L]] : tensor<?x10xf32>)
-// CHECK: arith.maximumf
+// CHECK: arith.maxnumf
 // CHECK: %[[SI:.+]] = linalg.fill ins(%[[ZERO]] : f32)
 // CHECK: %[[PI:.+]] = linalg.fill ins(%[[ZERO]] : f32)
 // CHECK: %[[SP:.+]]:2 = linalg.generic {{.*}}iterator_types = ["parallel", "reduction"]} ins(%[[L]], %[[M]], %[[T]] : tensor<?x10xf32>, tensor<?xf32>, tensor<?xi64>) outs(%[[SI]], %[[PI]] : tensor<?xf32>, tensor<?xf32>)
@@ -97,7 +97,7 @@ func.func @cross_entropy(%l: tensor<?x10xf32>, %t: tensor<?xi64>) -> tensor<?xf3
 // CHECK-LABEL: func.func @log_softmax
 // CHECK-SAME: (%[[X:.+]]: tensor<?x7xf32>)
 // CHECK: %[[M:.+]] = linalg.generic {{.*}}iterator_types = ["parallel", "reduction"]} ins(%[[X]] : tensor<?x7xf32>)
-// CHECK: arith.maximumf
+// CHECK: arith.maxnumf
 // CHECK: %[[S:.+]] = linalg.generic {{.*}}iterator_types = ["parallel", "reduction"]} ins(%[[X]], %[[M]] : tensor<?x7xf32>, tensor<?xf32>)
 // CHECK: %[[Y:.+]] = linalg.generic {{.*}}iterator_types = ["parallel", "parallel"]} ins(%[[X]], %[[M]], %[[S]] : tensor<?x7xf32>, tensor<?xf32>, tensor<?xf32>) outs(%{{.+}} : tensor<?x7xf32>)
 // CHECK-NEXT: ^bb0(%[[XV:.+]]: f32, %[[MV:.+]]: f32, %[[SV:.+]]: f32, %{{.+}}: f32):

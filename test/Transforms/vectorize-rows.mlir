@@ -111,19 +111,20 @@ func.func @two_sums(%x: tensor<8x256xf32>, %y: tensor<8x256xf32>) -> (tensor<8xf
 // split off in the same row iteration and continues the sum after the
 // horizontal reduction (no partial update of the partial sums, which would
 // need a tensor per row). One sum: 4 vectors of 16 partial sums (1000 =
-// 15 x 64 + 40); with reduction-vectors=1, one (1000 = 62 x 16 + 8).
+// 15 x 64 + 40); with reduction-vectors=1, one (1000 = 62 x 16 + 8). Both
+// horizontal reductions are `reassoc` (LLVM reduces them as trees).
 // CHECK-LABEL: func.func @row_sum_remainder
 // CHECK: scf.for
 // CHECK-NOT: tensor.empty
 // CHECK: scf.for {{.*}} to %c960 step %c64 iter_args({{.*}}) -> (vector<64xf32>)
-// CHECK: %[[MAIN:.+]] = vector.reduction <add>, {{.*}} : vector<64xf32> into f32
+// CHECK: %[[MAIN:.+]] = vector.reduction <add>, {{.*}} fastmath<reassoc> : vector<64xf32> into f32
 // CHECK-NOT: tensor.empty
-// CHECK: vector.reduction <add>, %{{.+}}, %[[MAIN]] : vector<40xf32> into f32
+// CHECK: vector.reduction <add>, %{{.+}}, %[[MAIN]] fastmath<reassoc> : vector<40xf32> into f32
 // CHECK: return
 // ONE-LABEL: func.func @row_sum_remainder
 // ONE: scf.for {{.*}} to %c992 step %c16 iter_args({{.*}}) -> (vector<16xf32>)
-// ONE: %[[MAIN:.+]] = vector.reduction <add>, {{.*}} : vector<16xf32> into f32
-// ONE: vector.reduction <add>, %{{.+}}, %[[MAIN]] : vector<8xf32> into f32
+// ONE: %[[MAIN:.+]] = vector.reduction <add>, {{.*}} fastmath<reassoc> : vector<16xf32> into f32
+// ONE: vector.reduction <add>, %{{.+}}, %[[MAIN]] fastmath<reassoc> : vector<8xf32> into f32
 // ONE: return
 func.func @row_sum_remainder(%x: tensor<4x1000xf32>) -> tensor<4xf32> {
   %z = arith.constant 0.0 : f32

@@ -18,13 +18,16 @@ Value mlir::rlx::buildShiftedExp(OpBuilder &b, Location loc, Value x, Value m) {
 
 Value mlir::rlx::buildMaxOverAxis(OpBuilder &b, Location loc, Value x,
                                   int64_t axis) {
-  // m = max(m, x), m initially -inf.
+  // m = max(m, x), m initially -inf. maxnumf, which skips NaNs, not
+  // maximumf: a NaN in the row still makes every result of the row NaN
+  // (exp(NaN - m) makes the sum NaN), and maxnumf is two instructions per
+  // vector fewer on x86 (cross-entropy's gradient: 2.36 -> 2.18 ms).
   AffineMap id =
       b.getMultiDimIdentityMap(cast<ShapedType>(x.getType()).getRank());
   return buildReduction(
       b, loc, x, {axis}, {{x, id}}, {-std::numeric_limits<double>::infinity()},
       [](OpBuilder &nb, Location nloc, ValueRange args) -> SmallVector<Value> {
-        return {arith::MaximumFOp::create(nb, nloc, args[0], args[1])};
+        return {arith::MaxNumFOp::create(nb, nloc, args[0], args[1])};
       })[0];
 }
 
