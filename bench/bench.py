@@ -26,6 +26,23 @@ import sys
 import time
 
 
+# Both libraries allocate through glibc's malloc. With its defaults, a
+# buffer above the dynamic mmap threshold is mapped afresh by every call and
+# faulted in 4 KiB at a time (~10 us a fault on this VM), and whether a
+# 16 MB result is mapped or comes from the heap depends on what the process
+# freed before: torch's gelu backward took 5 or 50 ms from run to run
+# (torch.mul of 4M floats 37 ms, numpy's 0.8). The bench runs under fixed
+# settings, the same for both: buffers up to 32 MiB (glibc's largest
+# threshold) come from the heap, which is never trimmed, and larger ones are
+# mapped with huge pages. A GLIBC_TUNABLES of the caller's is kept.
+MALLOC_TUNABLES = ("glibc.malloc.mmap_threshold=33554432:"
+                   "glibc.malloc.trim_threshold=1073741824:"
+                   "glibc.malloc.hugetlb=1")
+if "GLIBC_TUNABLES" not in os.environ:
+    os.environ["GLIBC_TUNABLES"] = MALLOC_TUNABLES
+    os.execv(sys.executable, [sys.executable] + sys.argv)
+
+
 def ensure_openblas():
     """torch's matmuls go through libblas.so.3: make that OpenBLAS."""
     ok = subprocess.run(["dpkg-query", "-W", "-f=${Status}",
@@ -719,6 +736,7 @@ def main():
         print("RLX_BENCH_OPTIONS: %s" % os.environ["RLX_BENCH_OPTIONS"])
     with open("/proc/loadavg") as f:
         print("load average at start: %s" % " ".join(f.read().split()[:3]))
+    print("GLIBC_TUNABLES: %s" % os.environ.get("GLIBC_TUNABLES"))
     peaks = measure_peak()
     print("FMA peak (f32, rlx vector.fma kernel): " + ", ".join(
         "%d thread%s %.0f GFLOPS" % (t, "s" if t > 1 else "", peaks[t])

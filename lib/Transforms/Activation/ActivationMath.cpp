@@ -71,10 +71,36 @@ Value softplusStable(const Scalar &s, Value x) {
                math::Log1pOp::create(s.b, s.loc, e));
 }
 
-/// Phi(x) = (1 + erf(x / sqrt(2))) / 2, the standard normal CDF.
-Value normalCdf(const Scalar &s, Value x) {
-  Value e = math::ErfOp::create(s.b, s.loc, s.mul(x, s.c(M_SQRT1_2)));
-  return s.mul(s.c(0.5), s.add(s.c(1), e));
+/// exp(-x^2 / 2), the unnormalized standard normal density.
+Value expHalfSquare(const Scalar &s, Value x) {
+  return math::ExpOp::create(s.b, s.loc, s.mul(s.c(-0.5), s.mul(x, x)));
+}
+
+/// Phi(x) = (1 + erf(x / sqrt(2))) / 2, the standard normal CDF. `e` is
+/// expHalfSquare(x) when the caller has it.
+///
+/// In f32, erf(z) = 1 - t (p1 + p2 t + ... + p5 t^4) exp(-z^2) for z >= 0,
+/// t = 1 / (1 + p z) (Abramowitz and Stegun 7.1.26, |error| <= 1.5e-7, the
+/// formula of torch's vectorized f32 gelu), which with z = |x| / sqrt(2)
+/// reads exp(-x^2 / 2): the gelu gradient's density term, computed once. The
+/// polynomial of math.erf's f32 approximation picks its coefficients by
+/// interval (two dozen selects and a divide per vector): the gelu gradient
+/// took 3.9-4.1 ms of 4096x1024, torch 2.9-3.6. f64 keeps math.erf (libm).
+Value normalCdf(const Scalar &s, Value x, Value e = Value()) {
+  if (!s.t.isF32()) {
+    Value erf = math::ErfOp::create(s.b, s.loc, s.mul(x, s.c(M_SQRT1_2)));
+    return s.mul(s.c(0.5), s.add(s.c(1), erf));
+  }
+  if (!e)
+    e = expHalfSquare(s, x);
+  Value z = s.mul(math::AbsFOp::create(s.b, s.loc, x), s.c(M_SQRT1_2));
+  Value t = s.div(s.c(1), s.add(s.c(1), s.mul(s.c(0.3275911), z)));
+  Value poly = s.c(1.061405429);
+  for (double coeff : {-1.453152027, 1.421413741, -0.284496736, 0.254829592})
+    poly = s.add(s.mul(poly, t), s.c(coeff));
+  // The tail (1 - erf(|z|)) / 2 is Phi(-|x|).
+  Value tail = s.mul(s.mul(s.c(0.5), e), s.mul(poly, t));
+  return s.select(s.lt(x, s.c(0)), tail, s.sub(s.c(1), tail));
 }
 } // namespace
 
@@ -157,10 +183,9 @@ Value mlir::rlx::buildActivationDerivative(OpBuilder &b, Location loc,
   switch (kind) {
   case ActivationKind::gelu: {
     // Phi(x) + x * phi(x), phi(x) = exp(-x^2/2) / sqrt(2 pi).
-    Value pdf =
-        s.mul(s.c(0.5 * M_2_SQRTPI * M_SQRT1_2),
-              math::ExpOp::create(b, loc, s.mul(s.c(-0.5), s.mul(x, x))));
-    return s.add(normalCdf(s, x), s.mul(x, pdf));
+    Value e = expHalfSquare(s, x);
+    Value pdf = s.mul(s.c(0.5 * M_2_SQRTPI * M_SQRT1_2), e);
+    return s.add(normalCdf(s, x, e), s.mul(x, pdf));
   }
   case ActivationKind::gelu_tanh: {
     // 0.5 (1 + t) + 0.5 x (1 - t^2) sqrt(2/pi) (1 + 3 * 0.044715 x^2).
