@@ -1,24 +1,26 @@
 // RUN: rlx-opt %s --split-input-file --rlx-lower-to-linalg | FileCheck %s
 
 // Full rotation (n_rot = head_dim = 4, h = 2), dynamic batch: x split into
-// heads; one generic over (b, s, head, j < 2) computes the halves
-// (a c - b t, b c + a t) from a = x[.., 0:2], b = x[.., 2:4] and cos/sin[s, j].
+// heads; one generic over (b, s, head, k < 2, j < 2) computes the half k,
+// a c - b t or b c + a t, from a = x[.., 0:2], b = x[.., 2:4] and
+// cos/sin[s, j].
 // CHECK-LABEL: func.func @rope
 // CHECK-SAME: (%[[X:.+]]: tensor<?x3x8xf32>, %[[COS:.+]]: tensor<3x2xf32>, %[[SIN:.+]]: tensor<3x2xf32>)
 // CHECK: %[[X4:.+]] = tensor.expand_shape %[[X]] {{\[}}[0], [1], [2, 3]] output_shape [%{{.+}}, 3, 2, 4]
 // CHECK: %[[A:.+]] = tensor.extract_slice %[[X4]][0, 0, 0, 0] [%{{.+}}, 3, 2, 2]
 // CHECK: %[[B:.+]] = tensor.extract_slice %[[X4]][0, 0, 0, 2] [%{{.+}}, 3, 2, 2]
-// CHECK: %[[G:.+]]:2 = linalg.generic {{.*}} ins(%[[A]], %[[B]], %[[COS]], %[[SIN]] :
-// CHECK-NEXT: ^bb0(%[[VA:.+]]: f32, %[[VB:.+]]: f32, %[[VC:.+]]: f32, %[[VT:.+]]: f32, %{{.+}}: f32, %{{.+}}: f32):
+// CHECK: %[[G:.+]] = linalg.generic {{.*}} ins(%[[A]], %[[B]], %[[COS]], %[[SIN]], %{{.+}} :
+// CHECK-NEXT: ^bb0(%[[VA:.+]]: f32, %[[VB:.+]]: f32, %[[VC:.+]]: f32, %[[VT:.+]]: f32, %[[VK:.+]]: i1, %{{.+}}: f32):
 // CHECK-NEXT: %[[AC:.+]] = arith.mulf %[[VA]], %[[VC]]
 // CHECK-NEXT: %[[BT:.+]] = arith.mulf %[[VB]], %[[VT]]
 // CHECK-NEXT: %[[BC:.+]] = arith.mulf %[[VB]], %[[VC]]
 // CHECK-NEXT: %[[AT:.+]] = arith.mulf %[[VA]], %[[VT]]
 // CHECK-NEXT: %[[YA:.+]] = arith.subf %[[AC]], %[[BT]]
 // CHECK-NEXT: %[[YB:.+]] = arith.addf %[[BC]], %[[AT]]
-// CHECK-NEXT: linalg.yield %[[YA]], %[[YB]]
-// CHECK: tensor.insert_slice %[[G]]#0
-// CHECK: tensor.insert_slice %[[G]]#1
+// CHECK-NEXT: %[[Y:.+]] = arith.select %[[VK]], %[[YA]], %[[YB]]
+// CHECK-NEXT: linalg.yield %[[Y]]
+// CHECK: tensor.collapse_shape %[[G]]
+// CHECK: tensor.insert_slice
 // CHECK: %[[R:.+]] = tensor.collapse_shape
 // CHECK-NOT: rlx.
 // CHECK: return %[[R]]

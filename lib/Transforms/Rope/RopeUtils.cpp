@@ -84,26 +84,64 @@ Value mlir::rlx::buildRopeRotation(OpBuilder &b, Location loc, Value x,
   if (half == 0)
     return x;
   // Halves a = x[.., 0:h] and b = x[.., h:2h] of every head, the tables'
-  // first h columns; one generic over (.., s, head, j) computes both
-  // rotated halves, written into the slices of the result (which is x
-  // where nothing rotates).
+  // first h columns. One generic over (.., s, head, k, j) writes the rotated
+  // columns [0, 2h) of every head as [.., S, H, 2, h], the half k's formula
+  // picked by k: one result, in place in the result (which is x where
+  // nothing rotates). With one result per half, written into two slices of
+  // one tensor, bufferization copied the second half afresh (a serial pass
+  // over half the result: rope_backward was no faster on 2 threads than 1).
   Value x4 = splitHeads(b, loc, x, headDim);
   Value xa = lastDimSlice(b, loc, x4, 0, half);
   Value xb = lastDimSlice(b, loc, x4, half, half);
   Value c = lastDimSlice(b, loc, cos, 0, half);
   Value t = lastDimSlice(b, loc, sin, 0, half);
-  auto [id, table] = headHalfMaps(b, xa);
   Value init =
       half * 2 == headDim
           ? tensor::EmptyOp::create(b, loc, tensor::getMixedSizes(b, loc, x4),
                                     getElementTypeOrSelf(x.getType()))
                 .getResult()
           : x4;
-  Value outA = lastDimSlice(b, loc, init, 0, half);
-  Value outB = lastDimSlice(b, loc, init, half, half);
-  SmallVector<Value> halves = buildGeneric(
-      b, loc, {{xa, id}, {xb, id}, {c, table}, {t, table}},
-      {{outA, id}, {outB, id}},
+  Value rotated = lastDimSlice(b, loc, init, 0, 2 * half);
+  auto rotatedType = cast<RankedTensorType>(rotated.getType());
+  int64_t rank = rotatedType.getRank();
+  SmallVector<ReassociationIndices> splitLast;
+  for (int64_t d = 0; d < rank - 1; ++d)
+    splitLast.push_back({d});
+  splitLast.push_back({rank - 1, rank});
+  SmallVector<int64_t> pairShape(rotatedType.getShape().drop_back());
+  pairShape.append({2, half});
+  SmallVector<OpFoldResult> pairSizes = tensor::getMixedSizes(b, loc, rotated);
+  pairSizes.back() = b.getIndexAttr(2);
+  pairSizes.push_back(b.getIndexAttr(half));
+  Value pairs = tensor::ExpandShapeOp::create(
+      b, loc, rotatedType.clone(pairShape), rotated, splitLast, pairSizes);
+  // Loops (.., s, head, k, j): the halves skip k, the tables read (s, j).
+  int64_t loops = rank + 1;
+  SmallVector<AffineExpr> halfDims;
+  for (int64_t d = 0; d < loops; ++d)
+    if (d != loops - 2)
+      halfDims.push_back(b.getAffineDimExpr(d));
+  AffineMap halfMap = AffineMap::get(loops, 0, halfDims, b.getContext());
+  AffineMap table = AffineMap::get(
+      loops, 0, {b.getAffineDimExpr(loops - 4), b.getAffineDimExpr(loops - 1)},
+      b.getContext());
+  AffineMap id = b.getMultiDimIdentityMap(loops);
+  // k == 0 as a [2] table ({true, false}) read at k, rather than
+  // linalg.index k (rlx-vectorize-rows vectorizes only the innermost index).
+  auto flagType = RankedTensorType::get({2}, b.getI1Type());
+  Value isFirstHalf = arith::ConstantOp::create(
+      b, loc, flagType,
+      DenseElementsAttr::get(flagType, ArrayRef<bool>{true, false}));
+  AffineMap kMap =
+      AffineMap::get(loops, 0, b.getAffineDimExpr(loops - 2), b.getContext());
+  Value y = buildGeneric(
+      b, loc,
+      {{xa, halfMap},
+       {xb, halfMap},
+       {c, table},
+       {t, table},
+       {isFirstHalf, kMap}},
+      {{pairs, id}},
       [&](OpBuilder &nb, Location l, ValueRange a) -> SmallVector<Value> {
         auto mul = [&](Value p, Value q) -> Value {
           return arith::MulFOp::create(nb, l, p, q);
@@ -111,19 +149,21 @@ Value mlir::rlx::buildRopeRotation(OpBuilder &b, Location loc, Value x,
         // Forward: (a c - b s, b c + a s); inverse (the gradient): sin -> -sin.
         Value ac = mul(a[0], a[2]), bs = mul(a[1], a[3]);
         Value bc = mul(a[1], a[2]), as = mul(a[0], a[3]);
-        if (inverse)
-          return {arith::AddFOp::create(nb, l, ac, bs),
-                  arith::SubFOp::create(nb, l, bc, as)};
-        return {arith::SubFOp::create(nb, l, ac, bs),
-                arith::AddFOp::create(nb, l, bc, as)};
-      });
-  Value y4 = insertLastDimSlice(b, loc, halves[0], init, 0);
-  y4 = insertLastDimSlice(b, loc, halves[1], y4, half);
-  int64_t rank = cast<ShapedType>(x.getType()).getRank();
+        Value first = inverse
+                          ? arith::AddFOp::create(nb, l, ac, bs).getResult()
+                          : arith::SubFOp::create(nb, l, ac, bs).getResult();
+        Value second = inverse
+                           ? arith::SubFOp::create(nb, l, bc, as).getResult()
+                           : arith::AddFOp::create(nb, l, bc, as).getResult();
+        return {arith::SelectOp::create(nb, l, a[4], first, second)};
+      })[0];
+  Value y4 = insertLastDimSlice(
+      b, loc, tensor::CollapseShapeOp::create(b, loc, y, splitLast), init, 0);
+  int64_t xRank = cast<ShapedType>(x.getType()).getRank();
   SmallVector<ReassociationIndices> reassociation;
-  for (int64_t d = 0; d < rank - 1; ++d)
+  for (int64_t d = 0; d < xRank - 1; ++d)
     reassociation.push_back({d});
-  reassociation.push_back({rank - 1, rank});
+  reassociation.push_back({xRank - 1, xRank});
   return tensor::CollapseShapeOp::create(b, loc, x.getType(), y4,
                                          reassociation);
 }
