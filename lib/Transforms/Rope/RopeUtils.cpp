@@ -11,6 +11,16 @@
 using namespace mlir;
 using namespace mlir::rlx;
 
+/// The reassociation between rank `rank` and rank + 1 whose last dim is the
+/// pair (rank - 1, rank): [.., a*b] <-> [.., a, b].
+static SmallVector<ReassociationIndices> splitLastDim(int64_t rank) {
+  SmallVector<ReassociationIndices> reassociation;
+  for (int64_t d = 0; d < rank - 1; ++d)
+    reassociation.push_back({d});
+  reassociation.push_back({rank - 1, rank});
+  return reassociation;
+}
+
 /// x [.., S, H*D] as [.., S, H, D].
 static Value splitHeads(OpBuilder &b, Location loc, Value x, int64_t headDim) {
   auto type = cast<RankedTensorType>(x.getType());
@@ -32,13 +42,9 @@ static Value splitHeads(OpBuilder &b, Location loc, Value x, int64_t headDim) {
   shape.push_back(headDim);
   sizes.back() = heads;
   sizes.push_back(b.getIndexAttr(headDim));
-  SmallVector<ReassociationIndices> reassociation;
-  for (int64_t d = 0; d < rank - 1; ++d)
-    reassociation.push_back({d});
-  reassociation.push_back({rank - 1, rank});
   return tensor::ExpandShapeOp::create(
       b, loc, RankedTensorType::get(shape, type.getElementType()), x,
-      reassociation, sizes);
+      splitLastDim(rank), sizes);
 }
 
 /// Columns [offset, offset + width) of the last dim of `x`.
@@ -104,10 +110,7 @@ Value mlir::rlx::buildRopeRotation(OpBuilder &b, Location loc, Value x,
   Value rotated = lastDimSlice(b, loc, init, 0, 2 * half);
   auto rotatedType = cast<RankedTensorType>(rotated.getType());
   int64_t rank = rotatedType.getRank();
-  SmallVector<ReassociationIndices> splitLast;
-  for (int64_t d = 0; d < rank - 1; ++d)
-    splitLast.push_back({d});
-  splitLast.push_back({rank - 1, rank});
+  SmallVector<ReassociationIndices> splitLast = splitLastDim(rank);
   SmallVector<int64_t> pairShape(rotatedType.getShape().drop_back());
   pairShape.append({2, half});
   SmallVector<OpFoldResult> pairSizes = tensor::getMixedSizes(b, loc, rotated);
@@ -159,13 +162,9 @@ Value mlir::rlx::buildRopeRotation(OpBuilder &b, Location loc, Value x,
       })[0];
   Value y4 = insertLastDimSlice(
       b, loc, tensor::CollapseShapeOp::create(b, loc, y, splitLast), init, 0);
-  int64_t xRank = cast<ShapedType>(x.getType()).getRank();
-  SmallVector<ReassociationIndices> reassociation;
-  for (int64_t d = 0; d < xRank - 1; ++d)
-    reassociation.push_back({d});
-  reassociation.push_back({xRank - 1, xRank});
-  return tensor::CollapseShapeOp::create(b, loc, x.getType(), y4,
-                                         reassociation);
+  return tensor::CollapseShapeOp::create(
+      b, loc, x.getType(), y4,
+      splitLastDim(cast<ShapedType>(x.getType()).getRank()));
 }
 
 std::pair<Value, Value>
