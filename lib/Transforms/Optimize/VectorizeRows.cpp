@@ -371,9 +371,9 @@ static LogicalResult tileRows(RewriterBase &rewriter, linalg::GenericOp op,
 /// a row's partial sums, and of its remainder) `reassoc`, so that LLVM
 /// reduces each vector as a tree of log2(V) shuffles and adds. In order, a
 /// vector<64xf32> of partial sums is 64 dependent adds per row and
-/// statistic: with layer norm's four sums, ~0.35 ms of its input gradient
-/// (4096 rows, one thread). The partial sums already reassociate the row;
-/// the order stays fixed (the same for any thread count).
+/// statistic (layer norm's input gradient has four; 4096x1024, one thread:
+/// 3.12-3.29 -> 2.81-2.90 ms). The partial sums already reassociate the
+/// row; the order stays fixed (the same for any thread count).
 static void
 reassociateHorizontalReductions(Operation *root,
                                 const llvm::SmallPtrSetImpl<Operation *> &old) {

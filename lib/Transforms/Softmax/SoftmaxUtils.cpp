@@ -21,7 +21,7 @@ Value mlir::rlx::buildMaxOverAxis(OpBuilder &b, Location loc, Value x,
   // m = max(m, x), m initially -inf. maxnumf, which skips NaNs, not
   // maximumf: a NaN in the row still makes every result of the row NaN
   // (exp(NaN - m) makes the sum NaN), and maxnumf is two instructions per
-  // vector fewer on x86 (cross-entropy's gradient: 2.36 -> 2.18 ms).
+  // vector fewer on x86.
   AffineMap id =
       b.getMultiDimIdentityMap(cast<ShapedType>(x.getType()).getRank());
   return buildReduction(
