@@ -50,3 +50,8 @@ llvm_config.with_environment(
 # scripts/numerics-report.py prints the table.
 llvm_config.with_environment("RLX_NUMERICS_REPORT_DIR",
                              os.path.join(config.rlx_obj_root, "numerics"))
+
+# rlx-to-llvm writes large results with x86 non-temporal stores on x86 hosts.
+import platform
+if platform.machine() in ("x86_64", "AMD64"):
+    config.available_features.add("x86")

@@ -103,6 +103,17 @@ struct RlxPipelineOptions : public PassPipelineOptions<RlxPipelineOptions> {
                      "iteration, instead of a malloc and free per iteration "
                      "(rlx-hoist-loop-buffers)"),
       llvm::cl::init(true)};
+  PassOptions::Option<bool> streamingStores{
+      *this, "streaming-stores",
+      llvm::cl::desc("rlx-to-llvm, on x86: write results of at least "
+                     "streaming-store-min-bytes that a function never reads "
+                     "with non-temporal stores of whole cache lines "
+                     "(rlx-streaming-stores)"),
+      llvm::cl::init(true)};
+  PassOptions::Option<int64_t> streamingStoreMinBytes{
+      *this, "streaming-store-min-bytes",
+      llvm::cl::desc("The min-bytes option of rlx-streaming-stores"),
+      llvm::cl::init(4 << 20)};
   PassOptions::Option<bool> threads{
       *this, "threads",
       llvm::cl::desc("rlx-to-llvm: run the parallel loops (scf.forall) of "

@@ -17,6 +17,8 @@
 #include "mlir/Pass/PassManager.h"
 #include "mlir/Pass/PassRegistry.h"
 #include "mlir/Transforms/Passes.h"
+#include "llvm/TargetParser/Host.h"
+#include "llvm/TargetParser/Triple.h"
 
 using namespace mlir;
 using namespace mlir::rlx;
@@ -225,6 +227,10 @@ void mlir::rlx::buildRlxToLLVMPipeline(OpPassManager &pm,
   pm.addPass(createLowerAffinePass());
   pm.addPass(memref::createExpandStridedMetadataPass());
   pm.addPass(createLowerAffinePass());
+  if (options.streamingStores &&
+      llvm::Triple(llvm::sys::getProcessTriple()).isX86())
+    pm.addPass(createRlxStreamingStores(
+        RlxStreamingStoresOptions{options.streamingStoreMinBytes}));
   pm.addPass(createSCFToControlFlowPass());
   // bf16/f16 arithmetic outside rlx ops (a model's own updates, rlx-grad's
   // gradient sums) is computed in f32 and rounded once per op, as the rlx
