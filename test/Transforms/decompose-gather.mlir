@@ -39,18 +39,30 @@ func.func @embedding(%dy: tensor<?x5x8xf32>, %ids: tensor<?x5xi32>) -> tensor<10
 // -----
 
 // A middle axis: dtable[a, v, b] += dy[a, n, b]; the slices are strided
-// [A, 1, B] windows. The dynamic leading dim comes from dy.
+// [A, 1, B] windows. The dynamic leading dim comes from dy, so the table
+// counts as large: its rows are split into blocks (here 7 of one row) on an
+// scf.forall after one zero fill, each block walking all the indices and
+// adding those that fall in it, at index - block start.
 // CHECK-LABEL: func.func @middle_axis
 // CHECK-SAME: (%[[DY:.+]]: tensor<?x4x3xf64>, %[[IDS:.+]]: tensor<4xi64>)
 // CHECK: %[[A:.+]] = tensor.dim %[[DY]], %{{.*}} : tensor<?x4x3xf64>
-// CHECK: tensor.empty(%[[A]]) : tensor<?x7x3xf64>
-// CHECK: scf.for %[[I:.+]] = {{.*}} iter_args(%[[ACC:.+]] = %{{.*}})
-// CHECK: tensor.extract %[[IDS]][%[[I]]] : tensor<4xi64>
+// CHECK: %[[E:.+]] = tensor.empty(%[[A]]) : tensor<?x7x3xf64>
+// CHECK: %[[Z:.+]] = linalg.fill {{.*}} outs(%[[E]] : tensor<?x7x3xf64>)
+// CHECK: scf.forall (%[[P:.+]]) in (7) shared_outs(%[[T:.+]] = %[[Z]])
+// CHECK: %[[HI:.+]] = affine.apply #{{.+}}(%[[P]])
+// CHECK: %[[BLOCK:.+]] = tensor.extract_slice %[[T]][0, %[[P]], 0] [%[[A]], 1, 3] [1, 1, 1] : tensor<?x7x3xf64> to tensor<?x1x3xf64>
+// CHECK: scf.for %[[I:.+]] = {{.*}} iter_args(%[[ACC:.+]] = %[[BLOCK]])
+// CHECK: %[[V:.+]] = tensor.extract %[[IDS]][%[[I]]] : tensor<4xi64>
+// CHECK: %[[IX0:.+]] = arith.index_cast %[[V]]
+// CHECK: arith.cmpi sge, %[[IX0]], %[[P]]
+// CHECK: arith.cmpi slt, %[[IX0]], %[[HI]]
 // CHECK: scf.if
-// CHECK: tensor.extract_slice %[[ACC]][0, %[[IX:.+]], 0] [%[[A]], 1, 3] [1, 1, 1] : tensor<?x7x3xf64> to tensor<?x3xf64>
+// CHECK: %[[IX:.+]] = arith.subi %[[IX0]], %[[P]]
+// CHECK: tensor.extract_slice %[[ACC]][0, %[[IX]], 0] [%[[A]], 1, 3] [1, 1, 1] : tensor<?x1x3xf64> to tensor<?x3xf64>
 // CHECK: tensor.extract_slice %[[DY]][0, %[[I]], 0] [%[[A]], 1, 3] [1, 1, 1] : tensor<?x4x3xf64> to tensor<?x3xf64>
 // CHECK: linalg.generic
 // CHECK: tensor.insert_slice %{{.*}} into %[[ACC]][0, %[[IX]], 0] [%[[A]], 1, 3]
+// CHECK: tensor.parallel_insert_slice %{{.+}} into %[[T]][0, %[[P]], 0] [%[[A]], 1, 3]
 func.func @middle_axis(%dy: tensor<?x4x3xf64>, %ids: tensor<4xi64>) -> tensor<?x7x3xf64> {
   %dt = rlx.gather_backward %dy, %ids {axis = 1 : i64} : tensor<?x4x3xf64>, tensor<4xi64> -> tensor<?x7x3xf64>
   return %dt : tensor<?x7x3xf64>

@@ -422,13 +422,15 @@ func.func @transpose_index(%x: tensor<4x64x32x40xindex>) -> tensor<4x32x40x64xin
 // -----
 
 // The 1M-element zeroed table of an embedding gradient starts the scatter
-// loop: its fill is an scf.forall over the rows (both threads zero their
-// part), the scatter loop then adds into it. A small table's fill stays.
+// (its blocks of 128 rows on an scf.forall): its fill is an scf.forall over
+// the rows (both threads zero their part), the scatter's blocks then add
+// into it. A small table's fill stays.
 // CHECK-LABEL: func.func @scatter_table
 // CHECK: %[[TABLE:.+]] = scf.forall (%{{.*}}) in (2048) shared_outs
 // CHECK: linalg.fill ins(%{{.*}} : f32) outs(%{{.*}} : tensor<1x512xf32>)
 // CHECK: scf.forall.in_parallel
-// CHECK: scf.for {{.*}} iter_args(%{{.*}} = %[[TABLE]]) -> (tensor<2048x512xf32>)
+// CHECK: scf.forall (%{{.*}}) in (16) shared_outs(%{{.*}} = %[[TABLE]]) -> (tensor<2048x512xf32>)
+// CHECK: scf.for {{.*}} -> (tensor<128x512xf32>)
 // CHECK-LABEL: func.func @scatter_small_table
 // CHECK-NOT: scf.forall
 // CHECK: linalg.fill ins(%{{.*}} : f32) outs(%{{.*}} : tensor<64x512xf32>)

@@ -188,14 +188,15 @@ static void stridedCopyInParallel(RewriterBase &rewriter,
 }
 
 /// A large linalg.fill outside any loop that only starts the accumulators of
-/// scf.for loops (a gather_backward's scatter: its 65 MB zeroed table was
+/// scf.for or scf.forall loops (a gather_backward's scatter, whose blocks of
+/// table rows are an scf.forall on a large table: its 65 MB zeroed table was
 /// the whole 2-thread time, with the page faults of a fresh allocation) as
 /// an scf.forall over all but its last dim, so both threads zero (and fault
 /// in) their part. A fill another linalg op reads is left to the fusions.
 static void fillInParallel(RewriterBase &rewriter, linalg::FillOp op) {
   if (!isLargeOutsideLoops(op, /*minRank=*/2) ||
       !llvm::all_of(op->getResult(0).getUses(), [](OpOperand &use) {
-        return isa<scf::ForOp>(use.getOwner());
+        return isa<scf::ForOp, scf::ForallOp>(use.getOwner());
       }))
     return;
   SmallVector<int64_t> sizes(op.getNumLoops(), 1);
