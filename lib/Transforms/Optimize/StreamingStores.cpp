@@ -253,15 +253,18 @@ struct RlxStreamingStoresPass
     llvm::SetVector<Operation *> fenced;
     IRRewriter rewriter(&getContext());
     for (vector::TransferWriteOp write : writes) {
+      // Where its sfence goes; none found (not in a func.func): left alone.
+      Operation *fenceAt = write->getParentOfType<omp::ParallelOp>();
+      if (!fenceAt)
+        fenceAt = write->getParentOfType<func::FuncOp>();
+      if (!fenceAt)
+        continue;
+      fenced.insert(fenceAt);
       rewriter.setInsertionPoint(write);
       vector::StoreOp::create(rewriter, write.getLoc(), write.getVector(),
                               write.getBase(), write.getIndices(),
                               /*nontemporal=*/true,
                               llvm::MaybeAlign(kLineBytes));
-      if (auto parallel = write->getParentOfType<omp::ParallelOp>())
-        fenced.insert(parallel);
-      else if (auto func = write->getParentOfType<func::FuncOp>())
-        fenced.insert(func);
       rewriter.eraseOp(write);
     }
     for (Operation *op : fenced) {
