@@ -3,6 +3,7 @@
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/Tensor/IR/Tensor.h"
+#include "mlir/Interfaces/LoopLikeInterface.h"
 
 using namespace mlir;
 using namespace mlir::rlx;
@@ -205,4 +206,9 @@ Value mlir::rlx::addInto(OpBuilder &b, Location loc, Value acc, Value value) {
                         return SmallVector<Value>{
                             arith::AddFOp::create(nb, nloc, args[1], args[0])};
                       })[0];
+}
+
+bool mlir::rlx::worthThreads(Operation *at, int64_t elements) {
+  return !at->getParentOfType<LoopLikeOpInterface>() &&
+         (ShapedType::isDynamic(elements) || elements >= kMinThreadedElements);
 }

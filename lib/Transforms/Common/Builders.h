@@ -144,6 +144,21 @@ Value buildMultiplyAccumulate(OpBuilder &b, Location loc, GenericOperand lhs,
 /// rank; `value` may differ from `acc` in which dims are static.
 Value addInto(OpBuilder &b, Location loc, Value acc, Value value);
 
+//===----------------------------------------------------------------------===//
+// Threads
+//===----------------------------------------------------------------------===//
+
+/// Elements from which a parallel loop pays for its fork and join (a few
+/// microseconds; a scan's 16x128x128 step matmul does not).
+constexpr int64_t kMinThreadedElements = int64_t(1) << 20;
+
+/// Whether a loop over `elements` (ShapedType::kDynamic: unknown, taken as
+/// large: dynamic batches are) built at `at` is worth an scf.forall on
+/// threads: large, and in no loop (inside one, an attention block's in the
+/// forall over heads, it would fork a nested parallel region per
+/// iteration).
+bool worthThreads(Operation *at, int64_t elements);
+
 } // namespace mlir::rlx
 
 #endif // RLX_LIB_TRANSFORMS_COMMON_BUILDERS_H

@@ -37,8 +37,6 @@
 #include "mlir/Dialect/SCF/IR/SCF.h"
 #include "mlir/Dialect/Tensor/IR/Tensor.h"
 
-#include <limits>
-
 using namespace mlir;
 using namespace mlir::rlx;
 
@@ -235,18 +233,11 @@ decomposeGatherBackward(RewriterBase &rewriter, GatherBackwardOp op,
   // index order: the result does not depend on the thread count. The
   // zeroing stays one fill before (rlx-optimize-contractions runs it on the
   // threads too).
-  // (A dynamic dim counts as large: dynamic batches are.)
-  int64_t tableElements = 1;
-  for (OpFoldResult size : sizes) {
-    std::optional<int64_t> n = getConstantIntValue(size);
-    tableElements =
-        n ? tableElements * *n : std::numeric_limits<int64_t>::max();
-    if (!n)
-      break;
-  }
+  std::optional<SmallVector<int64_t>> staticSizes = getConstantIntValues(sizes);
+  int64_t tableElements = staticSizes ? ShapedType::getNumElements(*staticSizes)
+                                      : ShapedType::kDynamic;
   int64_t parts = std::min<int64_t>(length, 16);
-  if (op->getParentOfType<LoopLikeOpInterface>() || parts < 2 ||
-      tableElements < (int64_t(1) << 20))
+  if (parts < 2 || !worthThreads(op, tableElements))
     return SmallVector<Value>{scatter(zeros, Value(), Value())};
 
   int64_t chunk = llvm::divideCeil(length, parts);

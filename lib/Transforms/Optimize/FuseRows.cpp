@@ -34,6 +34,7 @@
 // by the thread count.
 //
 //===----------------------------------------------------------------------===//
+#include "Common/Builders.h"
 #include "RlxAD/Transforms/Passes.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
@@ -164,15 +165,6 @@ blockTileSizes(ArrayRef<int64_t> ranges,
   return sizes;
 }
 
-/// Threads only for large groups (a fork/join costs microseconds: the same
-/// threshold as rlx-optimize-contractions' contractions) that are in no
-/// loop: inside one (an attention block's scores, in the forall over heads)
-/// a forall would fork a nested parallel region per iteration.
-static bool worthThreads(linalg::LinalgOp root, int64_t total) {
-  return !root->getParentOfType<LoopLikeOpInterface>() &&
-         (ShapedType::isDynamic(total) || total >= (1 << 20));
-}
-
 using DimSet = llvm::SmallDenseSet<unsigned>;
 
 /// The loop dims through which `root` reads its reduction-derived operands
@@ -228,7 +220,7 @@ static FailureOr<RowPlan> planColumns(linalg::LinalgOp root,
   plan.tileSizes =
       blockTileSizes(root.getStaticLoopRanges(), rows, tileElements, total);
   plan.columns = true;
-  plan.parallel = worthThreads(root, total);
+  plan.parallel = rlx::worthThreads(root, total);
   return plan;
 }
 
@@ -262,7 +254,7 @@ static FailureOr<RowPlan> planRows(linalg::LinalgOp root, int64_t tileElements,
   int64_t total;
   plan.tileSizes =
       blockTileSizes(root.getStaticLoopRanges(), *rows, tileElements, total);
-  plan.parallel = worthThreads(root, total);
+  plan.parallel = rlx::worthThreads(root, total);
   return plan;
 }
 

@@ -49,6 +49,7 @@
 //===----------------------------------------------------------------------===//
 #include "RlxAD/Transforms/Passes.h"
 
+#include "Common/Builders.h"
 #include "Optimize/HostTarget.h"
 #include "Optimize/ParallelCopies.h"
 #include "Optimize/Tiling.h"
@@ -1028,14 +1029,15 @@ struct RlxOptimizeContractionsPass
       FailureOr<ContractionPlan> plan = planContraction(op, bits, threads);
       if (failed(plan))
         continue;
-      // Threads only pay for themselves on large contractions: a fork/join
-      // costs microseconds (a scan's 16x128x128 step matmul does not).
+      // Threads only pay for themselves on large contractions
+      // (kMinThreadedElements).
       int64_t work = 1;
       for (int64_t r : op.getStaticLoopRanges())
-        work = ShapedType::isDynamic(r) ? std::max<int64_t>(work, 1 << 20)
-                                        : work * r;
+        work = ShapedType::isDynamic(r)
+                   ? std::max<int64_t>(work, rlx::kMinThreadedElements)
+                   : work * r;
       // Nor inside a loop that is already parallel (attention's heads).
-      bool threaded = parallel && work >= (1 << 20) &&
+      bool threaded = parallel && work >= rlx::kMinThreadedElements &&
                       !op->getParentOfType<scf::ForallOp>();
       TypedAttr initValue = detachInitFill(rewriter, op, *plan);
       if (failed(tileContraction(rewriter, op, *plan, threaded, threads))) {

@@ -52,6 +52,14 @@ static constexpr int64_t kLineBytes = 64;
 /// Divisors are capped here (a zero is divisible by anything).
 static constexpr int64_t kMaxDivisor = int64_t(1) << 30;
 
+/// The largest power of two (at most kMaxDivisor) that divides `value`.
+static int64_t powerOfTwoDividing(int64_t value) {
+  if (value == 0)
+    return kMaxDivisor;
+  uint64_t bits = static_cast<uint64_t>(value);
+  return std::min<uint64_t>(kMaxDivisor, bits & (~bits + 1));
+}
+
 namespace {
 /// The largest power of two known to divide an index value, from constants,
 /// arith on index and the bounds and steps of the loops whose induction
@@ -70,13 +78,6 @@ public:
 private:
   static constexpr unsigned kMaxDepth = 32;
 
-  static int64_t lowestBit(const APInt &constant) {
-    if (constant.isZero())
-      return kMaxDivisor;
-    unsigned zeros = constant.countTrailingZeros();
-    return zeros >= 30 ? kMaxDivisor : int64_t(1) << zeros;
-  }
-
   int64_t loopVar(Value lb, Value step, unsigned depth) {
     return std::min(of(lb, depth), of(step, depth));
   }
@@ -84,7 +85,7 @@ private:
   int64_t compute(Value value, unsigned depth) {
     APInt constant;
     if (matchPattern(value, m_ConstantInt(&constant)))
-      return lowestBit(constant);
+      return powerOfTwoDividing(constant.getSExtValue());
     if (auto arg = dyn_cast<BlockArgument>(value)) {
       Operation *owner = arg.getOwner()->getParentOp();
       unsigned i = arg.getArgNumber();
@@ -192,9 +193,9 @@ static bool storesWholeLines(vector::TransferWriteOp write, int64_t minBytes,
                              Divisors &divisors,
                              DenseMap<Operation *, bool> &streams) {
   VectorType vector = write.getVectorType();
-  auto memref = dyn_cast<MemRefType>(write.getBase().getType());
-  if (!memref || vector.getRank() != 1 || write.getMask() ||
-      write.hasOutOfBoundsDim() || !write.getPermutationMap().isMinorIdentity())
+  if (!isa<MemRefType>(write.getBase().getType()) || vector.getRank() != 1 ||
+      write.getMask() || write.hasOutOfBoundsDim() ||
+      !write.getPermutationMap().isMinorIdentity())
     return false;
   Type element = vector.getElementType();
   if (!element.isIntOrFloat() || element.getIntOrFloatBitWidth() % 8 != 0)
@@ -220,17 +221,14 @@ static bool storesWholeLines(vector::TransferWriteOp write, int64_t minBytes,
     return false;
 
   // The element offset of the first lane: offset + sum(index * stride).
-  int64_t divisor = kMaxDivisor;
-  if (auto value = dyn_cast<Value>(offset))
-    divisor = divisors.of(value);
-  else if (int64_t constant = *getConstantIntValue(offset))
-    divisor = constant & -constant;
-  for (auto [index, stride] : llvm::zip_equal(write.getIndices(), strides)) {
-    if (stride == 0)
-      continue;
-    divisor = std::min(divisor, std::min(kMaxDivisor, divisors.of(index) *
-                                                          (stride & -stride)));
-  }
+  int64_t divisor = isa<Value>(offset)
+                        ? divisors.of(cast<Value>(offset))
+                        : powerOfTwoDividing(*getConstantIntValue(offset));
+  for (auto [index, stride] : llvm::zip_equal(write.getIndices(), strides))
+    if (stride != 0)
+      divisor = std::min(divisor,
+                         std::min(kMaxDivisor, divisors.of(index) *
+                                                   powerOfTwoDividing(stride)));
   return divisor * elementBytes % kLineBytes == 0;
 }
 
@@ -249,11 +247,10 @@ struct RlxStreamingStoresPass
     });
 
     // Where the sfences go: each omp.parallel around a streaming store,
-    // else the function's returns.
+    // else the function's returns; a store in neither is left alone.
     llvm::SetVector<Operation *> fenced;
     IRRewriter rewriter(&getContext());
     for (vector::TransferWriteOp write : writes) {
-      // Where its sfence goes; none found (not in a func.func): left alone.
       Operation *fenceAt = write->getParentOfType<omp::ParallelOp>();
       if (!fenceAt)
         fenceAt = write->getParentOfType<func::FuncOp>();
