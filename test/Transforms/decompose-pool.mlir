@@ -11,13 +11,16 @@
 // (ho, wo) whose unrolled taps read unit-stride rows of the phases and
 // select the flat index h*8 + w of the first max (v > max or v is NaN;
 // start: the first in-bounds position), written into a -1 filled 5x5
-// buffer; then one elementwise generic over dx's phases (4x2x4x2) that
-// adds, for the windows (i + a, j + b), a and b in {0, 1}, in window order,
-// dy where the window's argmax is the position. No scatter loops.
+// buffer; then, for each row phase of dx viewed as 4x2x4x2, one
+// elementwise generic over (i, j, column phase) that adds, in window order,
+// dy of the windows (i + a, j + b) that reach the phase where the window's
+// argmax is the position: row phase 0 only a = 0, row phase 1 a in {0, 1};
+// window column j + 1 only column phase 1 (a condition on linalg.index 2).
+// No scatter loops.
 // SCATTER-DAG: #[[ROW:.+]] = affine_map<(d0, d1) -> (d1)>
 // SCATTER-DAG: #[[ID2:.+]] = affine_map<(d0, d1) -> (d0, d1)>
-// SCATTER-DAG: #[[PWIN:.+]] = affine_map<(d0, d1, d2, d3) -> (d0, d2)>
-// SCATTER-DAG: #[[PID4:.+]] = affine_map<(d0, d1, d2, d3) -> (d0, d1, d2, d3)>
+// SCATTER-DAG: #[[PWIN:.+]] = affine_map<(d0, d1, d2) -> (d0, d1)>
+// SCATTER-DAG: #[[PID3:.+]] = affine_map<(d0, d1, d2) -> (d0, d1, d2)>
 // SCATTER-LABEL: func.func @max_pool2d_backward
 // SCATTER-SAME: (%[[X:.+]]: tensor<?x3x8x8xf32>, %[[DY:.+]]: tensor<?x3x4x4xf32>)
 // SCATTER: %[[FIRST:.+]] = linalg.generic {{.+}} outs(%{{.+}} : tensor<4xi32>)
@@ -38,28 +41,30 @@
 // SCATTER: linalg.yield %{{.+}} : i32
 // SCATTER: %[[BESTP:.+]] = tensor.insert_slice %[[BEST]] into %[[NONE]][0, 0] [4, 4] [1, 1]
 // SCATTER: %[[DYP:.+]] = tensor.insert_slice %[[DYPL]] into %{{.+}}[0, 0] [4, 4] [1, 1] : tensor<4x4xf32> into tensor<5x5xf32>
+// SCATTER: %[[PHASES:.+]] = tensor.expand_shape %[[PLANE]] {{\[\[}}0, 1], [2, 3]] output_shape [4, 2, 4, 2]
 // SCATTER: %[[B01:.+]] = tensor.extract_slice %[[BESTP]][0, 1] [4, 4] [1, 1]
 // SCATTER: %[[G01:.+]] = tensor.extract_slice %[[DYP]][0, 1] [4, 4] [1, 1]
-// SCATTER: %[[B10:.+]] = tensor.extract_slice %[[BESTP]][1, 0] [4, 4] [1, 1]
-// SCATTER: %[[G10:.+]] = tensor.extract_slice %[[DYP]][1, 0] [4, 4] [1, 1]
-// SCATTER: %[[B11:.+]] = tensor.extract_slice %[[BESTP]][1, 1] [4, 4] [1, 1]
-// SCATTER: %[[G11:.+]] = tensor.extract_slice %[[DYP]][1, 1] [4, 4] [1, 1]
-// SCATTER: %[[PHASES:.+]] = tensor.expand_shape %[[PLANE]] {{\[\[}}0, 1], [2, 3]] output_shape [4, 2, 4, 2]
-// SCATTER: %[[SUM:.+]] = linalg.generic {indexing_maps = [#[[PWIN]], #[[PWIN]], #[[PWIN]], #[[PWIN]], #[[PWIN]], #[[PWIN]], #[[PWIN]], #[[PWIN]], #[[PID4]]], iterator_types = ["parallel", "parallel", "parallel", "parallel"]} ins(%[[BEST]], %[[DYPL]], %[[B01]], %[[G01]], %[[B10]], %[[G10]], %[[B11]], %[[G11]] : {{.+}}) outs(%[[PHASES]] : tensor<4x2x4x2xf32>)
-// SCATTER: ^bb0(%[[W00:.+]]: i32, %[[D00:.+]]: f32, %[[W01:.+]]: i32, %[[D01:.+]]: f32, %[[W10:.+]]: i32, %[[D10:.+]]: f32, %[[W11:.+]]: i32, %[[D11:.+]]: f32, %{{.+}}: f32):
+// SCATTER: %[[ROW0:.+]] = tensor.extract_slice %[[PHASES]][0, 0, 0, 0] [4, 1, 4, 2] [1, 1, 1, 1] : tensor<4x2x4x2xf32> to tensor<4x4x2xf32>
+// SCATTER: %[[SUM0:.+]] = linalg.generic {indexing_maps = [#[[PWIN]], #[[PWIN]], #[[PWIN]], #[[PWIN]], #[[PID3]]], iterator_types = ["parallel", "parallel", "parallel"]} ins(%[[BEST]], %[[DYPL]], %[[B01]], %[[G01]] : {{.+}}) outs(%[[ROW0]] : tensor<4x4x2xf32>)
+// SCATTER: ^bb0(%[[W00:.+]]: i32, %[[D00:.+]]: f32, %[[W01:.+]]: i32, %[[D01:.+]]: f32, %{{.+}}: f32):
 // SCATTER: %[[POS:.+]] = arith.addi %{{.+}}, %{{.+}} : i32
 // SCATTER: %[[H00:.+]] = arith.cmpi eq, %[[W00]], %[[POS]] : i32
-// SCATTER: %[[T00:.+]] = arith.select %[[H00]], %[[D00]], %[[ZEROF:.+]] : f32
-// SCATTER: %[[S00:.+]] = arith.addf %[[T00]], %[[ZEROF]] : f32
+// SCATTER: %[[A00:.+]] = arith.addf %[[D00]], %[[ZEROF:.+]] : f32
+// SCATTER: %[[S00:.+]] = arith.select %[[H00]], %[[A00]], %[[ZEROF]] : f32
 // SCATTER: %[[H01:.+]] = arith.cmpi eq, %[[W01]], %[[POS]] : i32
-// SCATTER: %[[T01:.+]] = arith.select %[[H01]], %[[D01]], %[[ZEROF]] : f32
-// SCATTER: %[[S01:.+]] = arith.addf %[[S00]], %[[T01]] : f32
-// SCATTER: arith.cmpi eq, %[[W10]], %[[POS]] : i32
-// SCATTER: %[[S10:.+]] = arith.addf %[[S01]], %{{.+}} : f32
-// SCATTER: arith.cmpi eq, %[[W11]], %[[POS]] : i32
-// SCATTER: %[[S11:.+]] = arith.addf %[[S10]], %{{.+}} : f32
-// SCATTER: linalg.yield %[[S11]] : f32
-// SCATTER: tensor.collapse_shape %[[SUM]] {{\[\[}}0, 1], [2, 3]] : tensor<4x2x4x2xf32> into tensor<8x8xf32>
+// SCATTER: %[[PW:.+]] = linalg.index 2 : index
+// SCATTER: %[[REACH:.+]] = arith.cmpi sge, %[[PW]], %{{.+}} : index
+// SCATTER: %[[HIT01:.+]] = arith.andi %[[H01]], %[[REACH]] : i1
+// SCATTER: %[[A01:.+]] = arith.addf %[[S00]], %[[D01]] : f32
+// SCATTER: %[[S01:.+]] = arith.select %[[HIT01]], %[[A01]], %[[S00]] : f32
+// SCATTER: linalg.yield %[[S01]] : f32
+// SCATTER: %[[DX0:.+]] = tensor.insert_slice %[[SUM0]] into %[[PHASES]][0, 0, 0, 0] [4, 1, 4, 2]
+// SCATTER: %[[ROW1:.+]] = tensor.extract_slice %[[DX0]][0, 1, 0, 0] [4, 1, 4, 2]
+// SCATTER: linalg.generic {{.+}} ins(%[[BEST]], %[[DYPL]], %{{.+}}, %{{.+}}, %{{.+}}, %{{.+}}, %{{.+}}, %{{.+}} : {{.+}}) outs(%[[ROW1]] : tensor<4x4x2xf32>)
+// SCATTER-COUNT-4: arith.cmpi eq
+// SCATTER: linalg.yield
+// SCATTER: tensor.insert_slice %{{.+}} into %[[DX0]][0, 1, 0, 0] [4, 1, 4, 2]
+// SCATTER: tensor.collapse_shape %{{.+}} {{\[\[}}0, 1], [2, 3]] : tensor<4x2x4x2xf32> into tensor<8x8xf32>
 // SCATTER-NOT: scf.for {{.+}} -> (tensor
 // SCATTER: tensor.parallel_insert_slice %{{.+}} into %[[OUT]][%[[N]], %[[C]], 0, 0] [1, 1, 8, 8]
 // SCATTER: return %[[DX]]

@@ -111,10 +111,10 @@ def RlxDecomposeBackward : Pass<"rlx-decompose-backward"> {
            "max-pool-scatter, without a scatter: with kernel == stride (no "
            "position in two windows) dx is one elementwise select of dy at "
            "each window's argmax; with overlapping windows and H, W "
-           "multiples of the stride, one elementwise generic over dx's "
-           "stride phases adds dy of the windows that may contain each "
-           "position where it is their argmax (instead of a zeroed plane "
-           "and a scatter)">,
+           "multiples of the stride, one elementwise generic per row "
+           "phase of dx's stride phases adds dy of the windows that reach "
+           "the phase where the position is their argmax (instead of a "
+           "zeroed plane and a scatter)">,
   ];
   let dependentDialects = [
     "::mlir::arith::ArithDialect", "::mlir::linalg::LinalgDialect",
@@ -395,6 +395,14 @@ def RlxVectorizeRows : Pass<"rlx-vectorize-rows"> {
     then lowers the vector ops to rank 1. Reductions sum in a different
     order than the scalar loop (the order depends on V, not on the thread
     count).
+
+    A generic whose innermost loop is a few interleaved output phases (at
+    most 8, walked only by the output, last; max_pool2d_backward's dx by
+    stride phases) is vectorized along the loop before it instead, which
+    every input walks last or not at all: per V columns, the inputs are
+    read once, the body is cloned once per phase, and one `vector.shuffle`
+    interleaves the phases into a contiguous vector<S*V> store (which
+    rlx-streaming-stores can make non-temporal).
   }];
   let options = [
     Option<"vectorBits", "vector-bits", "int64_t", /*default=*/"0",

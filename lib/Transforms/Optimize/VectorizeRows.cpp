@@ -33,6 +33,7 @@
 
 #include "Optimize/HostTarget.h"
 #include "Optimize/Tiling.h"
+#include "Optimize/VectorizeInterleaved.h"
 
 #include "mlir/Dialect/Affine/IR/AffineOps.h"
 #include "mlir/Dialect/Arith/IR/Arith.h"
@@ -402,14 +403,23 @@ struct RlxVectorizeRowsPass
     llvm::SmallPtrSet<Operation *, 8> earlierReductions;
     root->walk([&](vector::ReductionOp op) { earlierReductions.insert(op); });
 
+    IRRewriter rewriter(ctx);
+    // The generics whose innermost loop is a few interleaved output phases
+    // (VectorizeInterleaved.h); the rest below are row tiles.
+    int64_t interleaved =
+        rlx::vectorizeInterleavedGenerics(rewriter, root, bits);
+
     SmallVector<std::pair<linalg::GenericOp, int64_t>> candidates;
     root->walk([&](linalg::GenericOp op) {
       if (int64_t lanes = planLanes(op, bits))
         candidates.push_back({op, lanes});
     });
-    if (candidates.empty())
+    if (candidates.empty()) {
+      // Fold the constant phases of the interleaved clones.
+      if (interleaved > 0)
+        rlx::applyWithCanonicalization(root, RewritePatternSet(ctx));
       return;
-    IRRewriter rewriter(ctx);
+    }
     RowLoopOptions rowLoop{parallelRows,
                            static_cast<int64_t>(parallelMinElements)};
     for (auto [op, lanes] : candidates) {

@@ -24,9 +24,10 @@
 //     dy[ho, wo] where the position is best[ho, wo] and 0 elsewhere; no
 //     scatter, no read of dx;
 //   - max-pool-direct, overlapping windows, H and W multiples of the
-//     stride: one elementwise generic over dx's phases that adds dy of the
-//     few windows that may contain each position where it is their argmax
-//     (buildPlaneGather); no zeroed plane, no scatter;
+//     stride: one elementwise generic per row phase of dx's stride phases
+//     that adds dy of the few windows that reach the phase where the
+//     position is their argmax (buildPlaneGather); no zeroed plane, no
+//     scatter;
 //   - otherwise: dx = 0; dx[best[i]] += dy[i] in window order.
 //
 // With dilation 1 and padding at most half the kernel every window holds a
@@ -331,11 +332,21 @@ namespace {
 /// ho = i + a for a in [first, first + count), for every phase (dilation 1:
 /// ho*s - p <= h <= ho*s - p + k - 1).
 struct WindowOffsets {
+  int64_t kernel, stride, padding;
   int64_t first, count;
 
   WindowOffsets(int64_t kernel, int64_t stride, int64_t padding)
-      : first(llvm::divideCeilSigned(padding - kernel + 1, stride)),
+      : kernel(kernel), stride(stride), padding(padding),
+        first(llvm::divideCeilSigned(padding - kernel + 1, stride)),
         count((stride - 1 + padding) / stride - first + 1) {}
+
+  /// The phases [lo, hi] that window i + first + a contains (clamped to
+  /// [0, stride)): (first + a)*s - p <= phase <= (first + a)*s - p + k - 1.
+  std::pair<int64_t, int64_t> phasesOf(int64_t a) const {
+    int64_t lo = (first + a) * stride - padding;
+    return {std::max<int64_t>(lo, 0),
+            std::min<int64_t>(lo + kernel - 1, stride - 1)};
+  }
 };
 } // namespace
 
@@ -352,14 +363,16 @@ static bool gatherFits(const Plane &p) {
 }
 
 /// dx of the plane for overlapping windows without a scatter (max-pool-direct):
-/// dx viewed as [H/sH, sH, W/sW, sW] (position (s*i + ph, s*j + pw)) by one
-/// elementwise generic that adds, for each window (i + a, j + b) that may
-/// contain the position, in window order, dy of that window where its argmax
-/// is the position and +0 elsewhere. Starting from +0 the sum is never -0,
-/// so the added zeros change nothing and the sums are the scatter's bit for
-/// bit. best and dy are read at shifted slices of copies padded by the
-/// windows past the plane's: best with -1 (no position), dy with 0, which
-/// also cancels the argmax's extra windows wo >= Wo.
+/// dx viewed as [H/sH, sH, W/sW, sW] (position (s*i + ph, s*j + pw)), one
+/// elementwise generic per row phase ph over (i, j, pw). Each adds, in window
+/// order, dy of the windows (i + a, j + c) that contain positions of its
+/// phases where their argmax is the position: the rows a that reach phase
+/// ph are chosen here, the columns c by a condition on pw (constant once
+/// rlx-vectorize-rows clones the body per column phase). Starting from +0
+/// the sum is never -0, so the sums are the scatter's bit for bit. best and
+/// dy are read at shifted slices of copies padded by the windows past the
+/// plane's: best with -1 (no position), dy with 0, which also cancels the
+/// argmax's extra windows wo >= Wo.
 static Value buildPlaneGather(OpBuilder &b, Location loc, const Plane &p,
                               Value dxPlane,
                               function_ref<Value(Value)> argmaxInto,
@@ -372,7 +385,7 @@ static Value buildPlaneGather(OpBuilder &b, Location loc, const Plane &p,
   int64_t padRows = phaseRows + rows.count - 1;
   int64_t padCols =
       std::max(phaseCols + cols.count - 1, p.vectorWidth - cols.first);
-  OpFoldResult one = b.getIndexAttr(1);
+  OpFoldResult zeroIndex = b.getIndexAttr(0), one = b.getIndexAttr(1);
   SmallVector<OpFoldResult> unit{one, one};
   SmallVector<OpFoldResult> origin{b.getIndexAttr(-rows.first),
                                    b.getIndexAttr(-cols.first)};
@@ -403,46 +416,75 @@ static Value buildPlaneGather(OpBuilder &b, Location loc, const Plane &p,
                     tensor::EmptyOp::create(
                         b, loc, ArrayRef<int64_t>{padRows, padCols}, p.element),
                     0.0));
-  AffineExpr d0, d1, d2, d3;
-  bindDims(ctx, d0, d1, d2, d3);
-  AffineMap window = AffineMap::get(4, 0, {d0, d2}, ctx);
-  SmallVector<GenericOperand> inputs;
-  for (int64_t a = 0; a < rows.count; ++a) {
-    for (int64_t c = 0; c < cols.count; ++c) {
-      for (Value padded : {bestPadded, dyPadded})
-        inputs.push_back(
-            {tensor::ExtractSliceOp::create(
-                 b, loc, padded,
-                 ArrayRef<OpFoldResult>{b.getIndexAttr(a), b.getIndexAttr(c)},
-                 ArrayRef<OpFoldResult>{b.getIndexAttr(phaseRows),
-                                        b.getIndexAttr(phaseCols)},
-                 unit),
-             window});
-    }
-  }
+  auto shifted = [&](Value padded, int64_t a, int64_t c) -> Value {
+    return tensor::ExtractSliceOp::create(
+        b, loc, padded,
+        ArrayRef<OpFoldResult>{b.getIndexAttr(a), b.getIndexAttr(c)},
+        ArrayRef<OpFoldResult>{b.getIndexAttr(phaseRows),
+                               b.getIndexAttr(phaseCols)},
+        unit);
+  };
   SmallVector<ReassociationIndices> split{{0, 1}, {2, 3}};
   auto phaseType = RankedTensorType::get(
       {phaseRows, p.stride[0], phaseCols, p.stride[1]}, p.element);
   Value phases =
       tensor::ExpandShapeOp::create(b, loc, phaseType, dxPlane, split);
+  auto rowType =
+      RankedTensorType::get({phaseRows, phaseCols, p.stride[1]}, p.element);
   Value zero = floatConst(b, loc, p.element, 0.0);
-  Value result = buildGeneric(
-      b, loc, inputs, {{phases, AffineMap::getMultiDimIdentityMap(4, ctx)}},
-      [&](OpBuilder &b, Location l, ValueRange args) -> SmallVector<Value> {
-        IndexMath m{b, l};
-        Value row = m.add(m.mul(m.index(0), m.c(p.stride[0])), m.index(1));
-        Value col = m.add(m.mul(m.index(2), m.c(p.stride[1])), m.index(3));
-        Value position = p.flat(b, l, row, col);
-        Value sum = zero;
-        for (size_t t = 0; t + 1 < args.size() - 1; t += 2) {
-          Value hit = arith::CmpIOp::create(b, l, arith::CmpIPredicate::eq,
-                                            args[t], position);
-          sum = arith::AddFOp::create(b, l, sum,
-                                      m.select(hit, args[t + 1], zero));
-        }
-        return {sum};
-      })[0];
-  return tensor::CollapseShapeOp::create(b, loc, result, split);
+  AffineExpr d0, d1;
+  bindDims(ctx, d0, d1);
+  AffineMap window = AffineMap::get(3, 0, {d0, d1}, ctx);
+  for (int64_t ph = 0; ph < p.stride[0]; ++ph) {
+    SmallVector<GenericOperand> inputs;
+    SmallVector<int64_t> columnOfTerm;
+    for (int64_t a = 0; a < rows.count; ++a) {
+      auto [lo, hi] = rows.phasesOf(a);
+      if (ph < lo || ph > hi)
+        continue;
+      for (int64_t c = 0; c < cols.count; ++c) {
+        inputs.push_back({shifted(bestPadded, a, c), window});
+        inputs.push_back({shifted(dyPadded, a, c), window});
+        columnOfTerm.push_back(c);
+      }
+    }
+    SmallVector<OpFoldResult> offsets{zeroIndex, b.getIndexAttr(ph), zeroIndex,
+                                      zeroIndex};
+    SmallVector<OpFoldResult> sizes{b.getIndexAttr(phaseRows), one,
+                                    b.getIndexAttr(phaseCols),
+                                    b.getIndexAttr(p.stride[1])};
+    SmallVector<OpFoldResult> strides(4, one);
+    Value rowPhase = tensor::ExtractSliceOp::create(b, loc, rowType, phases,
+                                                    offsets, sizes, strides);
+    Value result = buildGeneric(
+        b, loc, inputs, {{rowPhase, AffineMap::getMultiDimIdentityMap(3, ctx)}},
+        [&](OpBuilder &b, Location l, ValueRange args) -> SmallVector<Value> {
+          IndexMath m{b, l};
+          Value row = m.add(m.mul(m.index(0), m.c(p.stride[0])), m.c(ph));
+          Value col = m.add(m.mul(m.index(1), m.c(p.stride[1])), m.index(2));
+          Value position = p.flat(b, l, row, col);
+          Value sum = zero;
+          for (auto [t, c] : llvm::enumerate(columnOfTerm)) {
+            Value hit = arith::CmpIOp::create(b, l, arith::CmpIPredicate::eq,
+                                              args[2 * t], position);
+            // Column phases outside window c's never match: say so, so
+            // that the term folds away where pw is a constant.
+            auto [lo, hi] = cols.phasesOf(c);
+            if (lo > 0)
+              hit = m.both(
+                  hit, m.cmp(arith::CmpIPredicate::sge, m.index(2), m.c(lo)));
+            if (hi < p.stride[1] - 1)
+              hit = m.both(
+                  hit, m.cmp(arith::CmpIPredicate::sle, m.index(2), m.c(hi)));
+            sum = m.select(
+                hit, arith::AddFOp::create(b, l, sum, args[2 * t + 1]), sum);
+          }
+          return {sum};
+        })[0];
+    phases = tensor::InsertSliceOp::create(b, loc, result, phases, offsets,
+                                           sizes, strides);
+  }
+  return tensor::CollapseShapeOp::create(b, loc, phases, split);
 }
 
 Value mlir::rlx::buildMaxPoolPlanes(RewriterBase &rewriter,
