@@ -64,6 +64,9 @@ CASES = [
     ("even randn k4x3 s2x3 p1", (2, 2, 8, 9), (4, 3), (2, 3), (1, 1), "randn", False),
     ("even wide int k3s2", (2, 2, 8, 70), (3, 3), (2, 2), (0, 0), "int", False),
     ("even dynamic batch nanint k3s2p1", (3, 2, 10, 10), (3, 3), (2, 2), (1, 1), "nanint", True),
+    ("even nan+inf k3s2p1", (2, 3, 8, 12), (3, 3), (2, 2), (1, 1), "naninf", False),
+    ("k==s nan+inf k2s2", (2, 2, 8, 8), (2, 2), (2, 2), (0, 0), "naninf", False),
+    ("nan+inf k3s1p1", (2, 2, 7, 7), (3, 3), (1, 1), (1, 1), "naninf", False),
     # dilation / ceil_mode: (..., dilation, ceil_mode); dyn may name the
     # dynamic dims ("n", "hw", "nchw").
     ("d2 k3s1", (2, 3, 9, 8), (3, 3), (1, 1), (0, 0), "randn", False, (2, 2), False),
@@ -157,6 +160,13 @@ def make_input(rng, kind, shape, dtype):
     if kind in ("nan", "nanint"):
         # About one NaN in five: many windows hold several.
         x[rng.random(shape) < 0.2] = np.nan
+    if kind == "naninf":
+        # NaN and +inf in the same windows, in both orders: a NaN beats an
+        # earlier +inf, and after a NaN only a later NaN is taken.
+        x = rng.integers(-2, 3, size=shape).astype(dtype)
+        r = rng.random(shape)
+        x[r < 0.2] = np.nan
+        x[(r >= 0.2) & (r < 0.45)] = np.inf
     if kind == "neginf":
         x[rng.random(shape) < 0.5] = -np.inf
         x[0, 0] = -np.inf  # a channel of -inf only

@@ -184,6 +184,7 @@ static Value buildPlaneArgmax(OpBuilder &b, Location loc, const Plane &p,
   double negInfinity = -std::numeric_limits<double>::infinity();
   Value xph = buildPhasePlane(b, loc, p, xPlane);
   Value negInf = floatConst(b, loc, p.element, negInfinity);
+  Value inf = floatConst(b, loc, p.element, -negInfinity);
   AffineExpr d0, d1;
   bindDims(ctx, d0, d1);
   return buildGeneric(
@@ -208,12 +209,19 @@ static Value buildPlaneArgmax(OpBuilder &b, Location loc, const Plane &p,
                 b, l, xph,
                 ValueRange{m.add(row0, m.c(kh)), m.c(llvm::mod(d, p.stride[1])),
                            m.add(m.index(1), m.c(p.tapShift(kw)))});
-            Value take = m.either(
-                arith::CmpFOp::create(b, l, arith::CmpFPredicate::OGT, v, max),
-                arith::CmpFOp::create(b, l, arith::CmpFPredicate::UNO, v, v));
+            // v > max or v is NaN, as one compare: unordered-or-greater,
+            // with a taken NaN kept as +inf in max (never NaN), after which
+            // only a NaN compares unordered-or-greater, as after the NaN
+            // itself. The +inf is min(v, +inf) with NaN giving +inf, which
+            // x86 does in one minps.
+            Value take =
+                arith::CmpFOp::create(b, l, arith::CmpFPredicate::UGT, v, max);
+            Value numeric = m.select(
+                arith::CmpFOp::create(b, l, arith::CmpFPredicate::OLT, v, inf),
+                v, inf);
             Value offset = arith::ConstantOp::create(
                 b, l, b.getIntegerAttr(p.index, kh * p.width + kw));
-            max = m.select(take, v, max);
+            max = m.select(take, numeric, max);
             idx =
                 m.select(take, arith::AddIOp::create(b, l, base, offset), idx);
           }
