@@ -86,6 +86,28 @@ func.func @three_phases(%dy: tensor<5x16xf64>, %scale: tensor<5xf64>, %out: tens
 
 // -----
 
+// A dynamic batch: the outer loop runs to the output's dim.
+// CHECK-LABEL: func.func @dynamic_batch
+// CHECK-SAME: (%{{.+}}: tensor<?x32xf32>, %[[OUT:.+]]: tensor<?x32x2xf32>)
+// CHECK: %[[N:.+]] = tensor.dim %[[OUT]], %c0 : tensor<?x32x2xf32>
+// CHECK: scf.for %{{.+}} = %c0 to %[[N]] step %c1
+// CHECK: scf.for %{{.+}} = %c0 to %c32 step %c16
+// CHECK: vector.transfer_write {{.+}} : vector<32xf32>, tensor<?x64xf32>
+// CHECK-NOT: linalg.generic
+func.func @dynamic_batch(%x: tensor<?x32xf32>, %out: tensor<?x32x2xf32>) -> tensor<?x32x2xf32> {
+  %r = linalg.generic {indexing_maps = [affine_map<(d0, d1, d2) -> (d0, d1)>, affine_map<(d0, d1, d2) -> (d0, d1, d2)>], iterator_types = ["parallel", "parallel", "parallel"]} ins(%x : tensor<?x32xf32>) outs(%out : tensor<?x32x2xf32>) {
+  ^bb0(%a: f32, %o: f32):
+    %pw = linalg.index 2 : index
+    %i = arith.index_cast %pw : index to i32
+    %f = arith.sitofp %i : i32 to f32
+    %v = arith.mulf %a, %f : f32
+    linalg.yield %v : f32
+  } -> tensor<?x32x2xf32>
+  return %r : tensor<?x32x2xf32>
+}
+
+// -----
+
 // Not this form: an input walks the innermost loop (then it is a row tile
 // of at least V columns, or nothing), or there are more than 8 phases.
 // CHECK-LABEL: func.func @input_walks_phases

@@ -39,6 +39,10 @@ using namespace mlir;
 /// Phases (the innermost range) at most: the body is cloned once per phase.
 static constexpr int64_t kMaxPhases = 8;
 
+/// Lanes per vector at most (i1 or i8 outputs would otherwise make shuffles
+/// of thousands of elements).
+static constexpr int64_t kMaxLanes = 64;
+
 /// The lanes per vector for `op`, or 0 when it is not of this form: pure
 /// tensors, all loops parallel, one output with the identity map whose
 /// value the body does not read, inputs with projected-permutation maps that
@@ -93,7 +97,7 @@ static int64_t planLanes(linalg::GenericOp op, int64_t vectorBits) {
   }
   if (bits == 0)
     return 0;
-  int64_t lanes = vectorBits / bits;
+  int64_t lanes = std::min(vectorBits / bits, kMaxLanes);
   return lanes >= 2 ? lanes : 0;
 }
 
