@@ -109,11 +109,15 @@ func.func @dynamic_batch(%x: tensor<?x32xf32>, %out: tensor<?x32x2xf32>) -> tens
 // -----
 
 // Not this form: an input walks the innermost loop (then it is a row tile
-// of at least V columns, or nothing), or there are more than 8 phases.
+// of at least V columns, or nothing), there are more than 8 phases, or the
+// output's column dim is dynamic (even where an input's is static).
 // CHECK-LABEL: func.func @input_walks_phases
 // CHECK-NOT: vector.shuffle
 // CHECK: linalg.generic
 // CHECK-LABEL: func.func @many_phases
+// CHECK-NOT: vector.shuffle
+// CHECK: linalg.generic
+// CHECK-LABEL: func.func @dynamic_columns
 // CHECK-NOT: vector.shuffle
 // CHECK: linalg.generic
 func.func @input_walks_phases(%x: tensor<4x35x2xf32>, %out: tensor<4x35x2xf32>) -> tensor<4x35x2xf32> {
@@ -130,4 +134,11 @@ func.func @many_phases(%x: tensor<4x35xf32>, %out: tensor<4x35x9xf32>) -> tensor
     linalg.yield %a : f32
   } -> tensor<4x35x9xf32>
   return %r : tensor<4x35x9xf32>
+}
+func.func @dynamic_columns(%x: tensor<4x35xf32>, %out: tensor<4x?x2xf32>) -> tensor<4x?x2xf32> {
+  %r = linalg.generic {indexing_maps = [affine_map<(d0, d1, d2) -> (d0, d1)>, affine_map<(d0, d1, d2) -> (d0, d1, d2)>], iterator_types = ["parallel", "parallel", "parallel"]} ins(%x : tensor<4x35xf32>) outs(%out : tensor<4x?x2xf32>) {
+  ^bb0(%a: f32, %o: f32):
+    linalg.yield %a : f32
+  } -> tensor<4x?x2xf32>
+  return %r : tensor<4x?x2xf32>
 }

@@ -57,14 +57,17 @@ static int64_t planLanes(linalg::GenericOp op, int64_t vectorBits) {
       op->getParentOfType<linalg::LinalgOp>())
     return 0;
   unsigned phaseDim = loops - 1, columnDim = loops - 2;
-  SmallVector<int64_t> ranges = op.getStaticLoopRanges();
-  int64_t phases = ranges[phaseDim];
-  if (ShapedType::isDynamic(phases) || phases < 2 || phases > kMaxPhases ||
-      ShapedType::isDynamic(ranges[columnDim]))
-    return 0;
   OpOperand *init = op.getDpsInitOperand(0);
   if (!op.getMatchingIndexingMap(init).isIdentity() ||
       op.payloadUsesValueFromOperand(init))
+    return 0;
+  // The ranges from the output's shape (the loops are its dims), which the
+  // tiles are built from: an input's static size along a dynamic output
+  // dim would make getStaticLoopRanges static where the output is not.
+  auto initType = cast<RankedTensorType>(init->get().getType());
+  int64_t phases = initType.getDimSize(phaseDim);
+  if (ShapedType::isDynamic(phases) || phases < 2 || phases > kMaxPhases ||
+      initType.isDynamicDim(columnDim))
     return 0;
   int64_t bits = 0;
   auto account = [&](Type type) {
@@ -106,9 +109,9 @@ namespace {
 class InterleavedTile {
 public:
   InterleavedTile(linalg::GenericOp op) : op(op) {
-    unsigned loops = op.getNumLoops();
-    columnDim = loops - 2;
-    phases = op.getStaticLoopRanges()[loops - 1];
+    auto initType = cast<RankedTensorType>(op.getDpsInits()[0].getType());
+    columnDim = initType.getRank() - 2;
+    phases = initType.getShape().back();
   }
 
   /// Columns [column, column + width) of every phase at outer indices
