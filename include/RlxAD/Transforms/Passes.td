@@ -377,6 +377,50 @@ def RlxStreamingStores : Pass<"rlx-streaming-stores"> {
                            "::mlir::LLVM::LLVMDialect"];
 }
 
+def RlxPrefetchSlices : Pass<"rlx-prefetch-slices"> {
+  let summary = "Prefetch the next iteration's slice of an argument during "
+                "the loop that follows the slice's last read";
+  let description = [{
+    On bufferized code after `expand-strided-metadata` and `lower-affine`
+    (views are `memref.reinterpret_cast`s with explicit offsets): for a
+    `memref.reinterpret_cast` of a function argument (identity layout) that
+    sits directly in the body of a loop (`scf.for`, `scf.parallel` or
+    `omp.loop_nest`) and views a contiguous block of S elements (static
+    sizes and strides, between `min-bytes` and `max-bytes`) whose offset is
+    affine in the loop's innermost induction variable with coefficient
+    times step equal to S (iteration i + 1 reads the slice right after
+    iteration i's, in memory order), the pass finds the first `scf.for`
+    with a static trip count T that follows the slice's last reader in the
+    body, and at the start of each of its T iterations issues
+    `memref.prefetch` (read, locality 3) of ceil(lines / T) of the next
+    slice's 64-byte lines, clamped to the argument's extent (a prefetch
+    never faults, but the address stays inside the buffer).
+
+    Why: a loop over (n, c) planes (max_pool2d_backward's phase split of
+    x[n, c], 49 KB per plane) starts each plane with a burst of misses
+    that the hardware stream prefetchers, which stop at 4 KiB page
+    boundaries and need a few misses to train, do not hide; spreading the
+    next plane's lines over the current plane's output loop overlaps them
+    with computation. Slices below `min-bytes` (a norm's rows) are left to
+    the hardware prefetchers; slices above `max-bytes` would evict what the
+    current iteration still uses.
+
+    Example: max_pool2d_backward 8x64x112x112 k3 s2 p1, 1 thread
+    5.05 -> 4.23 ms, 2 threads 2.32 -> 1.83 ms (measured at stop 32).
+  }];
+  let options = [
+    Option<"minBytes", "min-bytes", "int64_t", /*default=*/"16384",
+           "Smallest slice (bytes) that is prefetched">,
+    Option<"maxBytes", "max-bytes", "int64_t", /*default=*/"524288",
+           "Largest slice (bytes) that is prefetched (half of a 1 MiB "
+           "private L2 cache: the next slice must not evict the current "
+           "one)">,
+  ];
+  let dependentDialects = ["::mlir::arith::ArithDialect",
+                           "::mlir::memref::MemRefDialect",
+                           "::mlir::scf::SCFDialect"];
+}
+
 def RlxVectorizeRows : Pass<"rlx-vectorize-rows"> {
   let summary = "Vectorize elementwise generics and row reductions along "
                 "their innermost, unit-stride loop";

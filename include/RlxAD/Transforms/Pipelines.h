@@ -114,6 +114,13 @@ struct RlxPipelineOptions : public PassPipelineOptions<RlxPipelineOptions> {
       *this, "streaming-store-min-bytes",
       llvm::cl::desc("The min-bytes option of rlx-streaming-stores"),
       llvm::cl::init(4 << 20)};
+  PassOptions::Option<bool> prefetchSlices{
+      *this, "prefetch-slices",
+      llvm::cl::desc("rlx-to-llvm: in a loop over consecutive slices of an "
+                     "argument (planes), prefetch the next iteration's "
+                     "slice during the loop after the slice's last read "
+                     "(rlx-prefetch-slices)"),
+      llvm::cl::init(true)};
   PassOptions::Option<bool> threads{
       *this, "threads",
       llvm::cl::desc("rlx-to-llvm: run the parallel loops (scf.forall) of "

@@ -231,6 +231,8 @@ void mlir::rlx::buildRlxToLLVMPipeline(OpPassManager &pm,
       llvm::Triple(llvm::sys::getProcessTriple()).isX86())
     pm.addPass(createRlxStreamingStores(
         RlxStreamingStoresOptions{options.streamingStoreMinBytes}));
+  if (options.prefetchSlices)
+    pm.addPass(createRlxPrefetchSlices());
   pm.addPass(createSCFToControlFlowPass());
   // bf16/f16 arithmetic outside rlx ops (a model's own updates, rlx-grad's
   // gradient sums) is computed in f32 and rounded once per op, as the rlx
