@@ -1,31 +1,31 @@
 //===- PrefetchSlices.cpp - the rlx-prefetch-slices pass ------------------===//
 //
-// A loop over the (n, c) planes of an argument (max_pool2d_backward's phase
-// split of x[n, c]: 49 KB per plane) starts every iteration with a burst of
-// cache misses: the hardware stream prefetchers stop at 4 KiB page
-// boundaries and need a few misses to train again, so each plane's first
-// read waits on memory while the previous plane's output loop had the
-// memory bus to spare. This pass issues the next plane's lines as software
-// prefetches spread over that output loop, so the misses overlap with
-// computation.
+// A parallel loop over blocks of an argument (max_pool2d_backward's planes
+// of x, 49 KiB each; cross-entropy's blocks of 32 rows of logits, 125 KiB)
+// starts every iteration with a burst of cache misses, and then computes
+// from cache while the memory bus idles: the hardware stream prefetchers
+// stop at 4 KiB page boundaries and do not run ahead into the next block.
+// This pass issues the next block's lines as software prefetches spread
+// over the loops that follow the block's last read, so that its misses
+// overlap with the current block's computation and writes.
 //
-// On bufferized code after expand-strided-metadata and lower-affine (a view
-// is a memref.reinterpret_cast of its base buffer with an explicit offset),
-// a slice qualifies when:
-//   - it is a memref.reinterpret_cast of a function argument of identity
-//     layout (directly or of its extract_strided_metadata base buffer),
-//     directly in the body of an scf.for, scf.parallel or omp.loop_nest;
-//   - it views S contiguous elements (static row-major sizes and strides),
-//     min-bytes <= S * element bytes <= max-bytes;
-//   - its offset is affine in the loop's innermost induction variable and
-//     the coefficient times the step is S: iteration i + 1 reads the S
-//     elements right after iteration i's (across the last dim of a
-//     collapsed nest as well, since the slices are consecutive in memory);
-//   - an scf.for with a static trip count T follows the slice's last
-//     reader in the loop body.
-// Each of the T iterations then prefetches ceil(lines / T) of the next
-// slice's 64-byte lines (memref.prefetch read, locality 3), each address
-// clamped to the argument's elements.
+// On bufferized code after expand-strided-metadata and lower-affine (every
+// view is a memref.reinterpret_cast with an explicit offset), for each
+// scf.for, scf.parallel or omp.loop_nest L and function argument A
+// (identity layout):
+//   - every view of A inside L (at any depth) has an offset that is affine
+//     in L's innermost induction variable with the same coefficient c
+//     (the induction variables of loops inside L walk within an iteration
+//     and count as 0): iteration i + 1 reads the E = c * step elements
+//     after iteration i's;
+//   - min-bytes <= E * element bytes <= max-bytes;
+//   - K >= 1 outermost scf.for loops with a static trip count follow the
+//     last op of L's body that reads A.
+// The next block starts at the first view's offset with the inner
+// induction variables at their lower bounds, plus E. Each of the K loops
+// prefetches a K-th of its 64-byte lines (memref.prefetch read, locality
+// 3), its share split evenly over its trips; every address is clamped to
+// A's elements. Only a hint: no result changes.
 //
 //===----------------------------------------------------------------------===//
 #include "RlxAD/Transforms/Passes.h"
@@ -35,7 +35,10 @@
 #include "mlir/Dialect/MemRef/IR/MemRef.h"
 #include "mlir/Dialect/OpenMP/OpenMPDialect.h"
 #include "mlir/Dialect/SCF/IR/SCF.h"
+#include "mlir/IR/Dominance.h"
+#include "mlir/IR/IRMapping.h"
 #include "mlir/IR/Matchers.h"
+#include "llvm/ADT/MapVector.h"
 #include "mlir/Interfaces/ViewLikeInterface.h"
 
 namespace mlir::rlx {
@@ -51,8 +54,7 @@ static constexpr int64_t kLineBytes = 64;
 static constexpr unsigned kMaxDepth = 16;
 
 namespace {
-/// The loop whose body holds a slice, with the induction variable and step
-/// of its innermost dim.
+/// A loop, with the induction variable and step of its innermost dim.
 struct SliceLoop {
   Operation *loop;
   Block *body;
@@ -60,15 +62,14 @@ struct SliceLoop {
 };
 } // namespace
 
-static std::optional<SliceLoop> loopAround(Operation *op) {
-  Operation *parent = op->getParentOp();
-  if (auto loop = dyn_cast_if_present<scf::ForOp>(parent))
+static std::optional<SliceLoop> sliceLoopOf(Operation *op) {
+  if (auto loop = dyn_cast<scf::ForOp>(op))
     return SliceLoop{loop, loop.getBody(), loop.getInductionVar(),
                      loop.getStep()};
-  if (auto loop = dyn_cast_if_present<scf::ParallelOp>(parent))
+  if (auto loop = dyn_cast<scf::ParallelOp>(op))
     return SliceLoop{loop, loop.getBody(), loop.getInductionVars().back(),
                      loop.getStep().back()};
-  if (auto loop = dyn_cast_if_present<omp::LoopNestOp>(parent)) {
+  if (auto loop = dyn_cast<omp::LoopNestOp>(op)) {
     Block *body = &loop.getRegion().front();
     return SliceLoop{loop, body, body->getArguments().back(),
                      loop.getLoopSteps().back()};
@@ -91,6 +92,15 @@ static std::optional<int64_t> coefficientOf(Value value, const SliceLoop &at,
     Operation *owner = cast<BlockArgument>(value).getOwner()->getParentOp();
     if (owner == at.loop || !at.loop->isAncestor(owner))
       return 0;
+    // The induction variables of loops inside: they walk one iteration's
+    // block of the slice.
+    if (auto inner = dyn_cast<scf::ForOp>(owner))
+      return value == inner.getInductionVar() ? std::optional<int64_t>(0)
+                                              : std::nullopt;
+    if (auto inner = dyn_cast<scf::ParallelOp>(owner))
+      return cast<BlockArgument>(value).getArgNumber() < inner.getNumLoops()
+                 ? std::optional<int64_t>(0)
+                 : std::nullopt;
     return std::nullopt;
   }
   if (!at.loop->isAncestor(op) || matchPattern(value, m_Constant()))
@@ -118,24 +128,6 @@ static std::optional<int64_t> coefficientOf(Value value, const SliceLoop &at,
     }
   }
   return std::nullopt;
-}
-
-/// The elements of a contiguous row-major view of static sizes and
-/// strides; nullopt otherwise.
-static std::optional<int64_t> contiguousElements(memref::ReinterpretCastOp cast) {
-  std::optional<SmallVector<int64_t>> sizes =
-      getConstantIntValues(cast.getMixedSizes());
-  std::optional<SmallVector<int64_t>> strides =
-      getConstantIntValues(cast.getMixedStrides());
-  if (!sizes || !strides)
-    return std::nullopt;
-  int64_t elements = 1;
-  for (int64_t dim = sizes->size() - 1; dim >= 0; --dim) {
-    if ((*sizes)[dim] != 1 && (*strides)[dim] != elements)
-      return std::nullopt;
-    elements *= (*sizes)[dim];
-  }
-  return elements;
 }
 
 /// The function argument (identity layout) that `cast` views, or null.
@@ -170,30 +162,29 @@ static Operation *lastReaderIn(Block *body, Value view) {
   return last;
 }
 
-/// The first scf.for with a static trip count of at least 1 in the ops
-/// after `reader` in its block (outermost first), or null.
-static scf::ForOp loopAfter(Operation *reader) {
+/// For each op after `reader` in its block, the first (outermost) scf.for
+/// inside it with a static trip count of at least 1.
+static SmallVector<scf::ForOp> loopsAfter(Operation *reader) {
+  SmallVector<scf::ForOp> loops;
   for (Operation *op = reader->getNextNode(); op; op = op->getNextNode()) {
-    scf::ForOp found;
     op->walk<WalkOrder::PreOrder>([&](scf::ForOp loop) {
       std::optional<APInt> trips = loop.getStaticTripCount();
       if (!trips || trips->isZero())
         return WalkResult::advance();
-      found = loop;
+      loops.push_back(loop);
       return WalkResult::interrupt();
     });
-    if (found)
-      return found;
   }
-  return nullptr;
+  return loops;
 }
 
 /// At the start of each iteration of `spread`, prefetches its share of the
-/// lines of the `elements` after `offset` in `source` (the base buffer or
-/// argument that the slice views, of `argument`'s extent).
-static void prefetchNext(OpBuilder &b, scf::ForOp spread, Value source,
-                         Value argument, Value offset, int64_t elements,
-                         int64_t elementBytes) {
+/// lines of the `elements` from element `from` of `argument`; returns the
+/// flat view of `argument` it prefetches through.
+static memref::ReinterpretCastOp prefetchLines(OpBuilder &b, scf::ForOp spread,
+                                              Value argument, Value from,
+                                              int64_t elements,
+                                              int64_t elementBytes) {
   Location loc = spread.getLoc();
   b.setInsertionPointToStart(spread.getBody());
   auto index = [&](int64_t value) {
@@ -219,8 +210,8 @@ static void prefetchNext(OpBuilder &b, scf::ForOp spread, Value source,
   auto flatType = MemRefType::get(
       {type.hasStaticShape() ? type.getNumElements() : ShapedType::kDynamic},
       type.getElementType());
-  Value flat = memref::ReinterpretCastOp::create(
-      b, loc, flatType, source, /*offset=*/b.getIndexAttr(0),
+  auto flat = memref::ReinterpretCastOp::create(
+      b, loc, flatType, argument, /*offset=*/b.getIndexAttr(0),
       /*sizes=*/ArrayRef<OpFoldResult>{extent},
       /*strides=*/ArrayRef<OpFoldResult>{b.getIndexAttr(1)});
   Value last = type.hasStaticShape()
@@ -229,14 +220,14 @@ static void prefetchNext(OpBuilder &b, scf::ForOp spread, Value source,
                                            index(1))
                          .getResult();
 
-  // This trip's first line: offset + S + trip * linesPerTrip lines.
+  // This trip's first line: from + trip * linesPerTrip lines.
   Value trip = arith::DivUIOp::create(
       b, loc,
       arith::SubIOp::create(b, loc, spread.getInductionVar(),
                             spread.getLowerBound()),
       spread.getStep());
   Value first = arith::AddIOp::create(
-      b, loc, arith::AddIOp::create(b, loc, offset, index(elements)),
+      b, loc, from,
       arith::MulIOp::create(b, loc, trip,
                             index(linesPerTrip * lineElements)));
   auto lineLoop =
@@ -254,6 +245,117 @@ static void prefetchNext(OpBuilder &b, scf::ForOp spread, Value source,
   memref::PrefetchOp::create(b, loc, flat, ValueRange{address},
                              /*isWrite=*/false, /*localityHint=*/3,
                              /*isDataCache=*/true);
+  return flat;
+}
+
+/// `value` at the first iteration of the loops inside `at` (their
+/// induction variables at their lower bounds), built before `before`; null
+/// when it is not index arithmetic of values that dominate `before`.
+static Value atBlockStart(OpBuilder &b, Value value, Operation *before,
+                          DominanceInfo &dominance, unsigned depth = 0) {
+  if (dominance.properlyDominates(value, before))
+    return value;
+  if (depth > kMaxDepth)
+    return nullptr;
+  if (auto arg = dyn_cast<BlockArgument>(value)) {
+    Operation *owner = arg.getOwner()->getParentOp();
+    if (auto inner = dyn_cast<scf::ForOp>(owner))
+      return arg == inner.getInductionVar()
+                 ? atBlockStart(b, inner.getLowerBound(), before, dominance,
+                                depth + 1)
+                 : nullptr;
+    if (auto inner = dyn_cast<scf::ParallelOp>(owner))
+      return arg.getArgNumber() < inner.getNumLoops()
+                 ? atBlockStart(b, inner.getLowerBound()[arg.getArgNumber()],
+                                before, dominance, depth + 1)
+                 : nullptr;
+    return nullptr;
+  }
+  Operation *op = value.getDefiningOp();
+  if (!isa<arith::ConstantOp, arith::AddIOp, arith::SubIOp, arith::MulIOp,
+           arith::IndexCastOp, arith::IndexCastUIOp>(op))
+    return nullptr;
+  IRMapping map;
+  for (Value operand : op->getOperands()) {
+    Value rebuilt = atBlockStart(b, operand, before, dominance, depth + 1);
+    if (!rebuilt)
+      return nullptr;
+    map.map(operand, rebuilt);
+  }
+  OpBuilder::InsertionGuard guard(b);
+  b.setInsertionPoint(before);
+  return b.clone(*op, map)->getResult(0);
+}
+
+/// Prefetches, in `at`'s body, the next iteration's block of each argument
+/// that qualifies (see the file comment). `flatViews` are the views that
+/// earlier prefetches made, which read nothing.
+static void prefetchNextBlocks(const SliceLoop &at, int64_t minBytes,
+                               int64_t maxBytes, DominanceInfo &dominance,
+                               DenseSet<Operation *> &flatViews) {
+  APInt step;
+  if (!matchPattern(at.step, m_ConstantInt(&step)))
+    return;
+  llvm::MapVector<Value, SmallVector<memref::ReinterpretCastOp>> views;
+  at.loop->walk([&](memref::ReinterpretCastOp cast) {
+    Value argument = argumentViewed(cast);
+    if (argument && !flatViews.contains(cast))
+      views[argument].push_back(cast);
+  });
+  OpBuilder b(at.loop->getContext());
+  for (auto &[argument, casts] : views) {
+    // One iteration's block: c * step elements, the same c for every view.
+    std::optional<int64_t> block;
+    bool same = true;
+    for (memref::ReinterpretCastOp cast : casts) {
+      auto offset = dyn_cast<Value>(cast.getMixedOffsets()[0]);
+      std::optional<int64_t> c =
+          offset ? coefficientOf(offset, at) : std::nullopt;
+      same &= c && (!block || *block == *c * step.getSExtValue());
+      if (c)
+        block = *c * step.getSExtValue();
+    }
+    Type element = cast<MemRefType>(argument.getType()).getElementType();
+    if (!same || !block || *block <= 0 || !element.isIntOrFloat() ||
+        element.getIntOrFloatBitWidth() % 8)
+      continue;
+    int64_t elementBytes = element.getIntOrFloatBitWidth() / 8;
+    int64_t bytes = *block * elementBytes;
+    if (bytes < minBytes || bytes > maxBytes)
+      continue;
+
+    Operation *reader = nullptr;
+    for (memref::ReinterpretCastOp cast : casts) {
+      Operation *last = lastReaderIn(at.body, cast.getResult());
+      if (last && (!reader || reader->isBeforeInBlock(last)))
+        reader = last;
+    }
+    SmallVector<scf::ForOp> spread =
+        reader ? loopsAfter(reader) : SmallVector<scf::ForOp>();
+    if (spread.empty())
+      continue;
+    // This block's start, where every loop of the spread can use it.
+    Operation *before = at.body->findAncestorOpInBlock(*spread.front());
+    Value start = atBlockStart(b, cast<Value>(casts.front().getMixedOffsets()[0]),
+                               before, dominance);
+    if (!start)
+      continue;
+    int64_t lineElements = std::max<int64_t>(1, kLineBytes / elementBytes);
+    int64_t share = llvm::alignTo(llvm::divideCeil(*block, spread.size()),
+                                  lineElements);
+    for (auto [k, loop] : llvm::enumerate(spread)) {
+      int64_t skip = static_cast<int64_t>(k) * share;
+      if (skip >= *block)
+        break;
+      b.setInsertionPoint(before);
+      Value from = arith::AddIOp::create(
+          b, loop.getLoc(), start,
+          arith::ConstantIndexOp::create(b, loop.getLoc(), *block + skip));
+      flatViews.insert(prefetchLines(b, loop, argument, from,
+                                     std::min(share, *block - skip),
+                                     elementBytes));
+    }
+  }
 }
 
 namespace {
@@ -262,38 +364,15 @@ struct RlxPrefetchSlicesPass
   using Base::Base;
 
   void runOnOperation() override {
-    SmallVector<memref::ReinterpretCastOp> slices;
-    getOperation()->walk(
-        [&](memref::ReinterpretCastOp cast) { slices.push_back(cast); });
-    OpBuilder b(&getContext());
-    for (memref::ReinterpretCastOp slice : slices) {
-      Value argument = argumentViewed(slice);
-      std::optional<SliceLoop> loop = loopAround(slice);
-      std::optional<int64_t> elements = contiguousElements(slice);
-      if (!argument || !loop || !elements)
-        continue;
-      Type element = slice.getType().getElementType();
-      if (!element.isIntOrFloat() || element.getIntOrFloatBitWidth() % 8)
-        continue;
-      int64_t elementBytes = element.getIntOrFloatBitWidth() / 8;
-      int64_t bytes = *elements * elementBytes;
-      if (bytes < minBytes || bytes > maxBytes)
-        continue;
-      APInt step;
-      OpFoldResult offset = slice.getMixedOffsets()[0];
-      std::optional<int64_t> coefficient;
-      if (auto value = dyn_cast<Value>(offset))
-        coefficient = coefficientOf(value, *loop);
-      if (!coefficient || !matchPattern(loop->step, m_ConstantInt(&step)) ||
-          *coefficient * step.getSExtValue() != *elements)
-        continue;
-      Operation *reader = lastReaderIn(loop->body, slice.getResult());
-      scf::ForOp spread = reader ? loopAfter(reader) : nullptr;
-      if (!spread)
-        continue;
-      prefetchNext(b, spread, slice.getSource(), argument, cast<Value>(offset),
-                   *elements, elementBytes);
-    }
+    SmallVector<SliceLoop> loops;
+    getOperation()->walk<WalkOrder::PreOrder>([&](Operation *op) {
+      if (std::optional<SliceLoop> loop = sliceLoopOf(op))
+        loops.push_back(*loop);
+    });
+    DominanceInfo dominance(getOperation());
+    DenseSet<Operation *> flatViews;
+    for (const SliceLoop &loop : loops)
+      prefetchNextBlocks(loop, minBytes, maxBytes, dominance, flatViews);
   }
 };
 } // namespace
