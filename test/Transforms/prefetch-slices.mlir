@@ -10,11 +10,11 @@
 // CHECK: %[[OFF:.+]] = arith.addi
 // CHECK: %[[PLANE:.+]] = memref.reinterpret_cast %[[BASE:.+]] to offset: [%[[OFF]]], sizes: [64, 64]
 // CHECK: vector.load %[[PLANE]]
+// CHECK: %[[LAST:.+]] = arith.constant 24575 : index
+// CHECK: %[[FLAT:.+]] = memref.reinterpret_cast %[[X]] to offset: [0], sizes: [24576], strides: [1] : memref<2x3x64x64xf32> to memref<24576xf32>
 // CHECK: %[[C4096:.+]] = arith.constant 4096 : index
 // CHECK: %[[NEXT:.+]] = arith.addi %[[OFF]], %[[C4096]] : index
 // CHECK: scf.for %[[T:.+]] = %[[C0:.+]] to %{{.+}} step %[[C1:.+]] {
-// CHECK: %[[FLAT:.+]] = memref.reinterpret_cast %[[X]] to offset: [0], sizes: [24576], strides: [1] : memref<2x3x64x64xf32> to memref<24576xf32>
-// CHECK: %[[LAST:.+]] = arith.constant 24575 : index
 // CHECK: %[[TRIP:.+]] = arith.divui
 // CHECK: %[[C64:.+]] = arith.constant 64 : index
 // CHECK: %[[SKIP:.+]] = arith.muli %[[TRIP]], %[[C64]]
@@ -63,10 +63,10 @@ func.func @planes(%x: memref<2x3x64x64xf32>, %out: memref<64xf32>) {
 // CHECK: scf.for %[[I:.+]] =
 // CHECK: %[[ROW:.+]] = memref.reinterpret_cast %[[X:.+]] to offset: [%[[OFF:.+]]], sizes: [1, 8192]
 // CHECK: memref.load %[[ROW]]
-// CHECK: scf.for
 // CHECK: memref.dim %[[X]], %{{.+}} : memref<?x8192xf64>
 // CHECK: memref.dim %[[X]], %{{.+}} : memref<?x8192xf64>
 // CHECK: %[[FLAT:.+]] = memref.reinterpret_cast %[[X]] to offset: [0], sizes: [%{{.+}}], strides: [1] : memref<?x8192xf64> to memref<?xf64>
+// CHECK: scf.for
 // CHECK: arith.constant 2048 : index
 // CHECK: scf.for
 // CHECK: memref.prefetch %[[FLAT]][%{{.+}}], read, locality<3>, data : memref<?xf64>

@@ -116,9 +116,10 @@ struct RlxPipelineOptions : public PassPipelineOptions<RlxPipelineOptions> {
       llvm::cl::init(4 << 20)};
   PassOptions::Option<bool> prefetchSlices{
       *this, "prefetch-slices",
-      llvm::cl::desc("rlx-to-llvm: in a loop over consecutive slices of an "
-                     "argument (planes), prefetch the next iteration's "
-                     "slice during the loop after the slice's last read "
+      llvm::cl::desc("rlx-to-llvm: in a loop whose iterations read "
+                     "consecutive blocks of an argument (planes, row "
+                     "blocks), prefetch the next iteration's block during "
+                     "the loops after the block's last read "
                      "(rlx-prefetch-slices)"),
       llvm::cl::init(true)};
   PassOptions::Option<bool> threads{

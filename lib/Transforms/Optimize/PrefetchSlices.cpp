@@ -38,8 +38,8 @@
 #include "mlir/IR/Dominance.h"
 #include "mlir/IR/IRMapping.h"
 #include "mlir/IR/Matchers.h"
-#include "llvm/ADT/MapVector.h"
 #include "mlir/Interfaces/ViewLikeInterface.h"
+#include "llvm/ADT/MapVector.h"
 
 namespace mlir::rlx {
 #define GEN_PASS_DEF_RLXPREFETCHSLICES
@@ -77,6 +77,24 @@ static std::optional<SliceLoop> sliceLoopOf(Operation *op) {
   return std::nullopt;
 }
 
+/// The elements of one 64-byte line.
+static int64_t lineElementsOf(int64_t elementBytes) {
+  return std::max<int64_t>(1, kLineBytes / elementBytes);
+}
+
+/// The lower bound of the scf.for or scf.parallel loop whose induction
+/// variable `arg` is; null for any other block argument.
+static Value inductionLowerBound(BlockArgument arg) {
+  Operation *owner = arg.getOwner()->getParentOp();
+  if (auto loop = dyn_cast<scf::ForOp>(owner))
+    return arg == loop.getInductionVar() ? loop.getLowerBound() : nullptr;
+  if (auto loop = dyn_cast<scf::ParallelOp>(owner))
+    return arg.getArgNumber() < loop.getNumLoops()
+               ? loop.getLowerBound()[arg.getArgNumber()]
+               : nullptr;
+  return nullptr;
+}
+
 /// c when `value` = c * iv + (terms that do not change with iv inside
 /// `loop`), from index arithmetic; nullopt when that is not known.
 static std::optional<int64_t> coefficientOf(Value value, const SliceLoop &at,
@@ -89,18 +107,14 @@ static std::optional<int64_t> coefficientOf(Value value, const SliceLoop &at,
   if (!op) {
     // The other induction variables of a collapsed nest, and values from
     // outside the loop, are fixed while iv steps.
-    Operation *owner = cast<BlockArgument>(value).getOwner()->getParentOp();
+    auto arg = cast<BlockArgument>(value);
+    Operation *owner = arg.getOwner()->getParentOp();
     if (owner == at.loop || !at.loop->isAncestor(owner))
       return 0;
     // The induction variables of loops inside: they walk one iteration's
     // block of the slice.
-    if (auto inner = dyn_cast<scf::ForOp>(owner))
-      return value == inner.getInductionVar() ? std::optional<int64_t>(0)
-                                              : std::nullopt;
-    if (auto inner = dyn_cast<scf::ParallelOp>(owner))
-      return cast<BlockArgument>(value).getArgNumber() < inner.getNumLoops()
-                 ? std::optional<int64_t>(0)
-                 : std::nullopt;
+    if (inductionLowerBound(arg))
+      return 0;
     return std::nullopt;
   }
   if (!at.loop->isAncestor(op) || matchPattern(value, m_Constant()))
@@ -178,47 +192,57 @@ static SmallVector<scf::ForOp> loopsAfter(Operation *reader) {
   return loops;
 }
 
-/// At the start of each iteration of `spread`, prefetches its share of the
-/// lines of the `elements` from element `from` of `argument`; returns the
-/// flat view of `argument` it prefetches through.
-static memref::ReinterpretCastOp prefetchLines(OpBuilder &b, scf::ForOp spread,
-                                              Value argument, Value from,
-                                              int64_t elements,
-                                              int64_t elementBytes) {
-  Location loc = spread.getLoc();
-  b.setInsertionPointToStart(spread.getBody());
-  auto index = [&](int64_t value) {
+namespace {
+/// A flat view of an argument (identity layout) and its last element: what
+/// the prefetches address, clamped to it.
+struct FlatView {
+  memref::ReinterpretCastOp view;
+  Value last;
+};
+} // namespace
+
+/// Builds `argument`'s FlatView at b's insertion point.
+static FlatView buildFlatView(OpBuilder &b, Location loc, Value argument) {
+  auto index = [&](int64_t value) -> Value {
     return arith::ConstantIndexOp::create(b, loc, value);
   };
-  int64_t trips = spread.getStaticTripCount()->getZExtValue();
-  int64_t lineElements = std::max<int64_t>(1, kLineBytes / elementBytes);
-  int64_t lines = llvm::divideCeil(elements, lineElements);
-  int64_t linesPerTrip = llvm::divideCeil(lines, trips);
-
-  // A flat view of the argument, and its last element.
   auto type = cast<MemRefType>(argument.getType());
   OpFoldResult extent;
+  Value last;
   if (type.hasStaticShape()) {
     extent = b.getIndexAttr(type.getNumElements());
+    last = index(type.getNumElements() - 1);
   } else {
     Value product = index(1);
     for (int64_t dim = 0; dim < type.getRank(); ++dim)
       product = arith::MulIOp::create(
           b, loc, product, memref::DimOp::create(b, loc, argument, dim));
     extent = product;
+    last = arith::SubIOp::create(b, loc, product, index(1));
   }
   auto flatType = MemRefType::get(
       {type.hasStaticShape() ? type.getNumElements() : ShapedType::kDynamic},
       type.getElementType());
-  auto flat = memref::ReinterpretCastOp::create(
+  auto view = memref::ReinterpretCastOp::create(
       b, loc, flatType, argument, /*offset=*/b.getIndexAttr(0),
       /*sizes=*/ArrayRef<OpFoldResult>{extent},
       /*strides=*/ArrayRef<OpFoldResult>{b.getIndexAttr(1)});
-  Value last = type.hasStaticShape()
-                   ? index(type.getNumElements() - 1).getResult()
-                   : arith::SubIOp::create(b, loc, cast<Value>(extent),
-                                           index(1))
-                         .getResult();
+  return {view, last};
+}
+
+/// At the start of each iteration of `spread`, prefetches its share of the
+/// lines of the `elements` from element `from` of `flat`.
+static void prefetchLines(OpBuilder &b, scf::ForOp spread, FlatView flat,
+                          Value from, int64_t elements, int64_t elementBytes) {
+  Location loc = spread.getLoc();
+  b.setInsertionPointToStart(spread.getBody());
+  auto index = [&](int64_t value) {
+    return arith::ConstantIndexOp::create(b, loc, value);
+  };
+  int64_t trips = spread.getStaticTripCount()->getZExtValue();
+  int64_t lineElements = lineElementsOf(elementBytes);
+  int64_t lines = llvm::divideCeil(elements, lineElements);
+  int64_t linesPerTrip = llvm::divideCeil(lines, trips);
 
   // This trip's first line: from + trip * linesPerTrip lines.
   Value trip = arith::DivUIOp::create(
@@ -240,12 +264,11 @@ static memref::ReinterpretCastOp prefetchLines(OpBuilder &b, scf::ForOp spread,
       arith::MinSIOp::create(
           b, loc,
           arith::AddIOp::create(b, loc, first, lineLoop.getInductionVar()),
-          last),
+          flat.last),
       index(0));
-  memref::PrefetchOp::create(b, loc, flat, ValueRange{address},
+  memref::PrefetchOp::create(b, loc, flat.view, ValueRange{address},
                              /*isWrite=*/false, /*localityHint=*/3,
                              /*isDataCache=*/true);
-  return flat;
 }
 
 /// `value` at the first iteration of the loops inside `at` (their
@@ -258,18 +281,10 @@ static Value atBlockStart(OpBuilder &b, Value value, Operation *before,
   if (depth > kMaxDepth)
     return nullptr;
   if (auto arg = dyn_cast<BlockArgument>(value)) {
-    Operation *owner = arg.getOwner()->getParentOp();
-    if (auto inner = dyn_cast<scf::ForOp>(owner))
-      return arg == inner.getInductionVar()
-                 ? atBlockStart(b, inner.getLowerBound(), before, dominance,
-                                depth + 1)
-                 : nullptr;
-    if (auto inner = dyn_cast<scf::ParallelOp>(owner))
-      return arg.getArgNumber() < inner.getNumLoops()
-                 ? atBlockStart(b, inner.getLowerBound()[arg.getArgNumber()],
-                                before, dominance, depth + 1)
-                 : nullptr;
-    return nullptr;
+    Value lowerBound = inductionLowerBound(arg);
+    return lowerBound
+               ? atBlockStart(b, lowerBound, before, dominance, depth + 1)
+               : nullptr;
   }
   Operation *op = value.getDefiningOp();
   if (!isa<arith::ConstantOp, arith::AddIOp, arith::SubIOp, arith::MulIOp,
@@ -285,6 +300,25 @@ static Value atBlockStart(OpBuilder &b, Value value, Operation *before,
   OpBuilder::InsertionGuard guard(b);
   b.setInsertionPoint(before);
   return b.clone(*op, map)->getResult(0);
+}
+
+/// One iteration's block of the argument that `casts` view: c * step
+/// elements, when every view's offset has the same coefficient c.
+static std::optional<int64_t>
+blockElements(ArrayRef<memref::ReinterpretCastOp> casts, const SliceLoop &at,
+              int64_t step) {
+  std::optional<int64_t> coefficient;
+  for (memref::ReinterpretCastOp cast : casts) {
+    auto offset = dyn_cast<Value>(cast.getMixedOffsets()[0]);
+    std::optional<int64_t> c =
+        offset ? coefficientOf(offset, at) : std::nullopt;
+    if (!c || (coefficient && *coefficient != *c))
+      return std::nullopt;
+    coefficient = c;
+  }
+  if (!coefficient)
+    return std::nullopt;
+  return *coefficient * step;
 }
 
 /// Prefetches, in `at`'s body, the next iteration's block of each argument
@@ -304,19 +338,10 @@ static void prefetchNextBlocks(const SliceLoop &at, int64_t minBytes,
   });
   OpBuilder b(at.loop->getContext());
   for (auto &[argument, casts] : views) {
-    // One iteration's block: c * step elements, the same c for every view.
-    std::optional<int64_t> block;
-    bool same = true;
-    for (memref::ReinterpretCastOp cast : casts) {
-      auto offset = dyn_cast<Value>(cast.getMixedOffsets()[0]);
-      std::optional<int64_t> c =
-          offset ? coefficientOf(offset, at) : std::nullopt;
-      same &= c && (!block || *block == *c * step.getSExtValue());
-      if (c)
-        block = *c * step.getSExtValue();
-    }
+    std::optional<int64_t> block =
+        blockElements(casts, at, step.getSExtValue());
     Type element = cast<MemRefType>(argument.getType()).getElementType();
-    if (!same || !block || *block <= 0 || !element.isIntOrFloat() ||
+    if (!block || *block <= 0 || !element.isIntOrFloat() ||
         element.getIntOrFloatBitWidth() % 8)
       continue;
     int64_t elementBytes = element.getIntOrFloatBitWidth() / 8;
@@ -340,9 +365,11 @@ static void prefetchNextBlocks(const SliceLoop &at, int64_t minBytes,
                                before, dominance);
     if (!start)
       continue;
-    int64_t lineElements = std::max<int64_t>(1, kLineBytes / elementBytes);
+    b.setInsertionPoint(before);
+    FlatView flat = buildFlatView(b, before->getLoc(), argument);
+    flatViews.insert(flat.view);
     int64_t share = llvm::alignTo(llvm::divideCeil(*block, spread.size()),
-                                  lineElements);
+                                  lineElementsOf(elementBytes));
     for (auto [k, loop] : llvm::enumerate(spread)) {
       int64_t skip = static_cast<int64_t>(k) * share;
       if (skip >= *block)
@@ -351,9 +378,8 @@ static void prefetchNextBlocks(const SliceLoop &at, int64_t minBytes,
       Value from = arith::AddIOp::create(
           b, loop.getLoc(), start,
           arith::ConstantIndexOp::create(b, loop.getLoc(), *block + skip));
-      flatViews.insert(prefetchLines(b, loop, argument, from,
-                                     std::min(share, *block - skip),
-                                     elementBytes));
+      prefetchLines(b, loop, flat, from, std::min(share, *block - skip),
+                    elementBytes);
     }
   }
 }
