@@ -656,7 +656,7 @@ def measure_bandwidth():
     a, b, c = (torch.ones(n) for _ in range(3))
     copy, triad = {}, {}
     for t in THREADS:
-        torch.set_num_threads(t)
+        set_torch_threads(t)
         ms = min(median_ms(lambda: a.copy_(b), 3) for _ in range(5))
         copy[t] = 2 * 4 * n / ms / 1e6
         ms = min(median_ms(lambda: torch.add(b, c, alpha=3.0, out=a), 3)
@@ -665,11 +665,47 @@ def measure_bandwidth():
     return copy, triad
 
 
+def openblas_libs():
+    """The OpenBLAS libraries loaded in this process (torch's libblas.so.3)."""
+    torch.matmul(torch.ones(64, 64), torch.ones(64, 64))
+    return sorted({line.split()[-1] for line in open("/proc/self/maps")
+                   if "blas" in line.split()[-1]})
+
+
+def set_torch_threads(t):
+    """torch.set_num_threads sets torch's OpenMP pool but not OpenBLAS's
+    own pthreads pool, which otherwise runs torch's matmuls on every core
+    in the one-thread rows (seen on 2026-12-06: a "1-thread" 1024^3 matmul
+    at 1.95 CPUs, 6.4 ms; 12.0 ms on one)."""
+    torch.set_num_threads(t)
+    for lib in openblas_libs():
+        try:
+            ctypes.CDLL(lib).openblas_set_num_threads(ctypes.c_int(t))
+        except (OSError, AttributeError):
+            pass
+
+
+SIZED_COPY = {}
+
+
+def copy_bandwidth_at(nbytes, t):
+    """GB/s of torch's copy_ moving `nbytes` in all (half read, half
+    written) on t threads, best of 3 medians: the limit for a row whose
+    compulsory traffic is `nbytes`, from the cache level that holds that
+    much (the 128 MB copy measures DRAM; a VM with a 480 MiB L3 keeps a
+    4096x1024 row's 32 MB in cache, and its rows then ran at 130-190% of
+    the 128 MB copy). Call with the threads already set to t."""
+    n = max(nbytes // 8, 4096)
+    if (n, t) not in SIZED_COPY:
+        a, b = torch.empty(n), torch.ones(n)
+        ms = min(median_ms(lambda: a.copy_(b), 20) for _ in range(3))
+        SIZED_COPY[(n, t)] = 2 * 4 * n / ms / 1e6
+    return SIZED_COPY[(n, t)]
+
+
 def blas_info():
     """The BLAS library torch's matmul calls, and OpenBLAS's core type."""
-    torch.matmul(torch.ones(64, 64), torch.ones(64, 64))
-    libs = sorted({line.split()[-1] for line in open("/proc/self/maps")
-                   if "blas" in line.split()[-1]})
+    libs = openblas_libs()
     info = ", ".join(os.path.realpath(l) for l in libs) or "none loaded"
     core = os.environ.get("OPENBLAS_CORETYPE", "unset (auto-detected)")
     for lib in libs:
@@ -750,7 +786,7 @@ def main():
     for t in THREADS:
         cols += ["rlx ms %dT" % t, "torch ms %dT" % t, "torch/rlx %dT" % t,
                  "GFLOPS %dT" % t, "%% peak %dT" % t, "GB/s %dT" % t,
-                 "%% copy %dT" % t]
+                 "%% copy %dT" % t, "%% same-size copy %dT" % t]
     print("| case | " + " | ".join(cols) + " | rlx 2T/1T | JIT s | peak RSS MB |",
           flush=True)
     print("|---" * (len(cols) + 4) + "|", flush=True)
@@ -764,7 +800,7 @@ def main():
         cells, rlx_ms = [], {}
         for t in THREADS:
             rlx.set_num_threads(t)
-            torch.set_num_threads(t)
+            set_torch_threads(t)
             result = m.f(*case.inputs)
             check(case.name, result, case.torch_fn()[0])
             rlx_ms[t] = median_ms(lambda: m.f(*case.inputs), case.runs)
@@ -777,11 +813,14 @@ def main():
             else:
                 cells += ["", ""]
             if case.flops:
-                cells += ["", ""]
+                cells += ["", "", ""]
             else:
-                # Effective bandwidth: compulsory bytes / rlx time.
-                gbs = compulsory_bytes(case, result) / rlx_ms[t] / 1e6
-                cells += ["%.1f" % gbs, "%.0f%%" % (100 * gbs / copy_bw[t])]
+                # Effective bandwidth: compulsory bytes / rlx time, against
+                # the 128 MB copy and a copy that moves as many bytes.
+                nbytes = compulsory_bytes(case, result)
+                gbs = nbytes / rlx_ms[t] / 1e6
+                cells += ["%.1f" % gbs, "%.0f%%" % (100 * gbs / copy_bw[t]),
+                          "%.0f%%" % (100 * gbs / copy_bandwidth_at(nbytes, t))]
         rss = "%.0f" % peak_rss_mb(make) if case.rss else ""
         print("| %s | %s | %.2f | %.1f | %s |" % (
             case.name, " | ".join(cells), rlx_ms[1] / rlx_ms[THREADS[-1]],

@@ -5,15 +5,16 @@
 // the exponential is most of the work per element, and rlx-fuse-rows keeps
 // e's row block in cache for its two readers), a sum of e that also
 // accumulates what the gradient needs, and one broadcasting elementwise
-// generic that reads e; four generics in all, whatever the tensor sizes:
+// generic that reads e; four generics in all (five for cross-entropy: its row scalars),
+// whatever the tensor sizes:
 //
 //   softmax_backward:       (s, t) = sum(e, dy * e)
 //                           dx = e/s * (dy - t/s)
 //   log_softmax_backward:   (s, g) = sum(e, dy)
 //                           dx = dy - e/s * g
 //   softmax_cross_entropy_backward:
-//     s = sum(e), then
-//     dlogits[n, c] = (e * (1/s[n]) - (c == labels[n])) * d_loss[n]
+//     s = sum(e), r = d_loss / s (per row), then
+//     dlogits[n, c] = e * r[n] - (c == labels[n] ? d_loss[n] : 0)
 //     (the one-hot term compares the class index with the label)
 //
 //===----------------------------------------------------------------------===//
@@ -28,32 +29,37 @@
 using namespace mlir;
 using namespace mlir::rlx;
 
-/// m = max_c logits, e = exp(logits - m), s = sum_c e, then one generic over
-/// [N, C]: (e * (1/s) - select(c == label, 1, 0)) * d_loss. A label outside
-/// [0, C) never equals c, so it contributes no one-hot term.
+/// m = max_c logits, e = exp(logits - m), s = sum_c e, r = d_loss / s per
+/// row, then one generic over [N, C]: e * r - select(c == label, d_loss, 0),
+/// which is (e/s - onehot) * d_loss. The row's scalars (r, d_loss, the
+/// label) are computed before the [N, C] loop, not per element: with
+/// (e * (1/s) - onehot) * d_loss the column loop divided by s per vector,
+/// as LLVM could not hoist the load of s past the stores of dlogits (the
+/// two buffers might alias). A label outside [0, C) never equals c, so it
+/// contributes no one-hot term.
 static FailureOr<SmallVector<Value>>
 decomposeSoftmaxCrossEntropyBackward(RewriterBase &rewriter,
                                      SoftmaxCrossEntropyBackwardOp op,
                                      const DecompositionOptions &) {
   Location loc = op.getLoc();
-  Value logits = op.getLogits();
+  Value logits = op.getLogits(), dLoss = op.getDLoss();
   Value m = buildMaxOverAxis(rewriter, loc, logits, 1);
   Value e = buildShiftedExpOverAxis(rewriter, loc, logits, m, 1);
   Value s = buildSum(rewriter, loc, e, {1});
-  Value dlogits = buildBroadcastElementwise(
-      rewriter, loc, {e}, {s, op.getLabels(), op.getDLoss()}, {1},
+  Value r = buildElementwise(
+      rewriter, loc, {dLoss, s},
       [](OpBuilder &b, Location l, ValueRange args) -> Value {
-        Type t = args[0].getType();
-        // e * (1/s), not e / s: 1/s is of the row's scalar s (a scalar
-        // divide per vector once vectorized), e / s a divide per element.
-        Value p = arith::MulFOp::create(
-            b, l, args[0],
-            arith::DivFOp::create(b, l, floatConst(b, l, t, 1.0), args[1]));
+        return arith::DivFOp::create(b, l, args[0], args[1]);
+      });
+  Value dlogits = buildBroadcastElementwise(
+      rewriter, loc, {e}, {r, op.getLabels(), dLoss}, {1},
+      [](OpBuilder &b, Location l, ValueRange args) -> Value {
+        // args: e, r, label, d_loss
         Value oneHot = arith::SelectOp::create(
-            b, l, buildIsLabel(b, l, 1, args[2]), floatConst(b, l, t, 1.0),
-            floatConst(b, l, t, 0.0));
-        return arith::MulFOp::create(
-            b, l, arith::SubFOp::create(b, l, p, oneHot), args[3]);
+            b, l, buildIsLabel(b, l, 1, args[2]), args[3],
+            floatConst(b, l, args[0].getType(), 0.0));
+        return arith::SubFOp::create(
+            b, l, arith::MulFOp::create(b, l, args[0], args[1]), oneHot);
       });
   return SmallVector<Value>{dlogits};
 }
