@@ -2,9 +2,12 @@
 """rlx.cumsum and rlx.cumsum_backward against PyTorch autograd.
 
 torch.cumsum is the inclusive sum; the exclusive one is cumsum(x) - x.
-Compared: the default options (the blocked form for static axes longer than
-the block length, the L x L matrix for shorter ones, the O(L) scan for
-dynamic axes); the scan for every static axis longer than 4
+Compared: the default options (the tiled scan along a last axis longer than
+the block length of a static number of rows that 16 divides, the blocked
+form for the other static axes longer than the block length, the L x L
+matrix for shorter ones, the O(L) scan for dynamic axes); the tiled scan
+with tiles of 2 KiB (chunks of 32 f32 or 16 f64 elements: the running sums
+carried across many tiles); with the tiles off: the scan for every static axis longer than 4
 (cumsum-matrix-max-length=4, which also caps the block's matrix; the forward
 lowering has its own forward-* options); the L x L matrix up to 1024
 (block length 0); the blocked form with blocks of 8 (L = B + 1, a multiple
@@ -39,6 +42,12 @@ CASES = [
     ("b_first", (33, 2, 2), (), 0, False),
     ("b_rank1_excl", (70,), (), 0, True),
     ("b_long_dyn", (5, 1000), (0,), -1, False),
+    # The tiled scan: one tile of whole rows per block of 16 rows, chunks
+    # of the axis (512 f32 / 256 f64 by default), rows collapsed from rank 3.
+    ("t_rows", (32, 100), (), 1, False),
+    ("t_chunks_excl", (16, 2048), (), -1, True),
+    ("t_rank3", (4, 8, 48), (), 2, False),
+    ("t_blocks", (64, 96), (), 1, True),
 ]
 
 NAMES = {np.float32: "f32", np.float64: "f64"}
@@ -97,18 +106,24 @@ def main():
     text = module_text()
     default = rt.compile(text)
     run(default, "default", r)
+    # Tiles of 2 KiB: many chunks per row, the running sums carried.
+    run(rt.compile(text, "cumsum-tile-bytes=2048 "
+                   "forward-cumsum-tile-bytes=2048"), "tiled_small", r)
+    no_tiles = "cumsum-tile-bytes=0 forward-cumsum-tile-bytes=0 "
     # Forces the O(L) scan for every static axis longer than 4.
-    run(rt.compile(text, "cumsum-matrix-max-length=4 "
+    run(rt.compile(text, no_tiles + "cumsum-matrix-max-length=4 "
                    "forward-cumsum-matrix-max-length=4"), "scan", r)
     # Every static axis through the L x L triangular matmul.
-    run(rt.compile(text, "cumsum-matrix-max-length=1024 cumsum-block-length=0 "
+    run(rt.compile(text, no_tiles + "cumsum-matrix-max-length=1024 "
+                   "cumsum-block-length=0 "
                    "forward-cumsum-matrix-max-length=1024 "
                    "forward-cumsum-block-length=0"), "matrix", r)
     # Blocks of 8, the totals of at most 125 blocks summed by a matrix.
-    run(rt.compile(text, "cumsum-block-length=8 forward-cumsum-block-length=8"),
-        "blocked", r)
+    run(rt.compile(text, no_tiles + "cumsum-block-length=8 "
+                   "forward-cumsum-block-length=8"), "blocked", r)
     # Blocks of 4; more than 8 blocks (L > 32) have their totals scanned.
-    run(rt.compile(text, "cumsum-block-length=4 forward-cumsum-block-length=4 "
+    run(rt.compile(text, no_tiles + "cumsum-block-length=4 "
+                   "forward-cumsum-block-length=4 "
                    "cumsum-matrix-max-length=8 "
                    "forward-cumsum-matrix-max-length=8"), "blocked_scan", r)
 

@@ -56,6 +56,7 @@ static DecompositionOptions gradDecompositionOptions(Operation *target) {
   constexpr int64_t kAny = std::numeric_limits<int64_t>::max();
   options.cumsumMatrixMaxLength = kAny;
   options.cumsumBlockLength = 0;
+  options.cumsumTileBytes = 0;
   options.scanUnrollMaxLength = kAny;
   options.im2colMaxElements = 0;
   options.attentionPerHead = false;

@@ -60,9 +60,11 @@ static Value moveDim(OpBuilder &b, Location loc, Value x, int64_t from,
 /// The O(L) scan: for k in [0, L), i = k (forward) or L-1-k (reverse):
 ///   inclusive: acc += x[.., i, ..]; y[.., i, ..] = acc
 ///   exclusive: y[.., i, ..] = acc; acc += x[.., i, ..]
-/// acc is one slice along the axis, updated in place.
-static Value buildScanCumsum(OpBuilder &b, Location loc, Value x, int64_t axis,
-                             bool exclusive, bool reverse) {
+/// acc is one slice along the axis, updated in place, starting from `init`
+/// (zeros when null). Returns {y, the final acc}.
+static std::pair<Value, Value> buildScan(OpBuilder &b, Location loc, Value x,
+                                         int64_t axis, bool exclusive,
+                                         bool reverse, Value init = {}) {
   auto type = cast<RankedTensorType>(x.getType());
   int64_t rank = type.getRank();
   SmallVector<OpFoldResult> sizes = tensor::getMixedSizes(b, loc, x);
@@ -77,9 +79,12 @@ static Value buildScanCumsum(OpBuilder &b, Location loc, Value x, int64_t axis,
   SmallVector<OpFoldResult> strides(rank, b.getIndexAttr(1));
 
   Value out = emptyLike(b, loc, x);
-  Value acc = filled(
-      b, loc, tensor::EmptyOp::create(b, loc, accSizes, type.getElementType()),
-      0.0);
+  Value acc =
+      init ? init
+           : filled(b, loc,
+                    tensor::EmptyOp::create(b, loc, accSizes,
+                                            type.getElementType()),
+                    0.0);
   Value zero = arith::ConstantIndexOp::create(b, loc, 0),
         one = arith::ConstantIndexOp::create(b, loc, 1);
   auto loop = scf::ForOp::create(
@@ -109,7 +114,114 @@ static Value buildScanCumsum(OpBuilder &b, Location loc, Value x, int64_t axis,
         }
         scf::YieldOp::create(lb, lloc, ValueRange{newOut, newAcc});
       });
-  return loop.getResult(0);
+  return {loop.getResult(0), loop.getResult(1)};
+}
+
+static Value buildScanCumsum(OpBuilder &b, Location loc, Value x, int64_t axis,
+                             bool exclusive, bool reverse) {
+  return buildScan(b, loc, x, axis, exclusive, reverse).first;
+}
+
+/// The rows of a tile of the tiled scan: a multiple of this, one 512-bit
+/// vector of f32 (the scan's add runs across the tile's rows).
+static constexpr int64_t kTileRows = 16;
+
+/// The cumsum along the rows of the static [M, L] matrix x2 by tiles of
+/// `rows` x `chunk` (rows divides M, chunk divides L), small enough for L1:
+/// an scf.forall over the blocks of rows (threads), and in each an scf.for
+/// over its tiles in scan order, each transposed to [chunk, rows], scanned
+/// along chunk with the running sums of the rows carried from the tile
+/// before (buildScan: one vector add across the rows per step), and
+/// transposed back into place. A scan along the contiguous axis otherwise
+/// reads one strided column per step, and the blocked matmul form costs
+/// 2 * cumsum-block-length FLOPs per element (4096x128: 0.37 -> 0.30 ms).
+static Value buildTiledScan(OpBuilder &b, Location loc, Value x2, int64_t rows,
+                            int64_t chunk, bool exclusive, bool reverse) {
+  auto type = cast<RankedTensorType>(x2.getType());
+  int64_t length = type.getDimSize(1), chunks = length / chunk;
+  auto forall = scf::ForallOp::create(
+      b, loc, ArrayRef<OpFoldResult>{b.getIndexAttr(type.getDimSize(0) / rows)},
+      ValueRange{emptyLike(b, loc, x2)}, std::nullopt);
+  OpBuilder::InsertionGuard guard(b);
+  b.setInsertionPoint(forall.getTerminator());
+  auto cst = [](OpBuilder &ob, Location l, int64_t v) -> Value {
+    return arith::ConstantIndexOp::create(ob, l, v);
+  };
+  Value row = arith::MulIOp::create(b, loc, forall.getInductionVars()[0],
+                                    cst(b, loc, rows));
+  OpFoldResult zero = b.getIndexAttr(0);
+  SmallVector<OpFoldResult> unit(2, b.getIndexAttr(1)),
+      blockSizes{b.getIndexAttr(rows), b.getIndexAttr(length)},
+      tileSizes{b.getIndexAttr(rows), b.getIndexAttr(chunk)};
+  Value out = forall.getRegionIterArgs()[0];
+  Value block = tensor::ExtractSliceOp::create(
+      b, loc, type.clone({rows, length}), out,
+      SmallVector<OpFoldResult>{row, zero}, blockSizes, unit);
+  Value acc = filled(
+      b, loc,
+      tensor::EmptyOp::create(b, loc, ArrayRef<int64_t>{rows},
+                              type.getElementType()),
+      0.0);
+  auto loop = scf::ForOp::create(
+      b, loc, cst(b, loc, 0), cst(b, loc, chunks), cst(b, loc, 1),
+      ValueRange{block, acc},
+      [&](OpBuilder &lb, Location lloc, Value k, ValueRange iter) {
+        Value index =
+            reverse ? arith::SubIOp::create(lb, lloc, cst(lb, lloc, chunks - 1),
+                                            k)
+                          .getResult()
+                    : k;
+        Value col =
+            arith::MulIOp::create(lb, lloc, index, cst(lb, lloc, chunk));
+        Value tile = tensor::ExtractSliceOp::create(
+            lb, lloc, type.clone({rows, chunk}), x2,
+            SmallVector<OpFoldResult>{row, col}, tileSizes, unit);
+        auto [sums, carry] = buildScan(lb, lloc, moveDim(lb, lloc, tile, 1, 0),
+                                       0, exclusive, reverse, iter[1]);
+        Value y = moveDim(lb, lloc, sums, 0, 1);
+        Value next = tensor::InsertSliceOp::create(
+            lb, lloc, y, iter[0], SmallVector<OpFoldResult>{zero, col},
+            tileSizes, unit);
+        scf::YieldOp::create(lb, lloc, ValueRange{next, carry});
+      });
+  b.setInsertionPointToStart(forall.getTerminator().getBody());
+  tensor::ParallelInsertSliceOp::create(b, loc, loop.getResult(0), out,
+                                        SmallVector<OpFoldResult>{row, zero},
+                                        blockSizes, unit);
+  return forall.getResult(0);
+}
+
+/// The tile {rows, chunk} of buildTiledScan for a static [M, L] x2 whose
+/// tiles of kTileRows rows fit in `tileBytes`: chunk = L when a tile of
+/// whole rows fits, else the largest power of two dividing L that fits;
+/// rows the largest multiple of kTileRows dividing M, at most M/2 (two
+/// blocks for two threads) unless M == kTileRows, with rows x chunk in
+/// tileBytes. None for a dynamic M, an M that kTileRows does not divide,
+/// or no chunk of at least kTileRows.
+static std::optional<std::pair<int64_t, int64_t>>
+tiledScanShape(RankedTensorType type, int64_t tileBytes) {
+  int64_t m = type.getDimSize(0), length = type.getDimSize(1);
+  int64_t elemBytes = type.getElementTypeBitWidth() / 8;
+  if (tileBytes <= 0 || ShapedType::isDynamic(m) || m % kTileRows != 0 ||
+      ShapedType::isDynamic(length))
+    return std::nullopt;
+  int64_t maxChunk = tileBytes / (kTileRows * elemBytes);
+  int64_t chunk = length;
+  if (length > maxChunk) {
+    chunk = 0;
+    for (int64_t c = kTileRows; c <= maxChunk; c *= 2)
+      if (length % c == 0)
+        chunk = c;
+  }
+  if (chunk < kTileRows)
+    return std::nullopt;
+  int64_t rows = kTileRows;
+  for (int64_t r = kTileRows; r <= std::max(kTileRows, m / 2) &&
+                              r * chunk * elemBytes <= tileBytes;
+       r += kTileRows)
+    if (m % r == 0)
+      rows = r;
+  return std::make_pair(rows, chunk);
 }
 
 /// Applies `rows` to x viewed as an [M, L] matrix (the axis moved last, the
@@ -234,12 +346,27 @@ static Value buildRowsBlocked(OpBuilder &b, Location loc, Value x2,
 
 Value mlir::rlx::buildCumsum(OpBuilder &b, Location loc, Value x, int64_t axis,
                              bool exclusive, bool reverse,
-                             int64_t matrixMaxLength, int64_t blockLength) {
+                             int64_t matrixMaxLength, int64_t blockLength,
+                             int64_t tileBytes) {
   auto type = cast<RankedTensorType>(x.getType());
   int64_t dim = verifiedAxis(axis, type.getRank());
   int64_t length = type.getDimSize(dim);
   if (ShapedType::isDynamic(length))
     return buildScanCumsum(b, loc, x, dim, exclusive, reverse);
+  // Along the last (contiguous) axis, longer than the small-matrix form.
+  int64_t leading = 1;
+  for (int64_t d = 0; d < dim; ++d)
+    leading = type.isDynamicDim(d) ? ShapedType::kDynamic
+                                   : leading * type.getDimSize(d);
+  if (dim == type.getRank() - 1 && length > blockLength &&
+      !ShapedType::isDynamic(leading))
+    if (auto tile = tiledScanShape(
+            RankedTensorType::get({leading, length}, type.getElementType()),
+            tileBytes))
+      return onRows(b, loc, x, dim, [&](Value x2) {
+        return buildTiledScan(b, loc, x2, tile->first, tile->second,
+                              exclusive, reverse);
+      });
   // matrixMaxLength caps the block's matrix too, so that a small cap (e.g.
   // 4) still selects the scan for every longer axis.
   if (blockLength > 0 && length > blockLength && blockLength <= matrixMaxLength)

@@ -24,11 +24,16 @@ namespace mlir::rlx {
 ///   matmul of [M * ceil(L / B), B] blocks with the B x B matrix plus the
 ///   exclusive sum of the block totals, B FLOPs per element;
 /// - otherwise, L <= matrixMaxLength: one matmul with the L x L matrix.
+/// Before both, along the last axis with L > blockLength and a static
+/// number of rows M that 16 divides: tiles of whole multiples of 16 rows by
+/// a chunk of L (tileBytes at most; 0 = never), each transposed, scanned
+/// across its rows (one vector add per step, the running sums carried from
+/// tile to tile) and transposed back, the blocks of rows on threads.
 /// Otherwise (and for a dynamic L) an O(L) scf.for scan carries the running
 /// sum of one slice along the axis. The IR size does not grow with L.
 Value buildCumsum(OpBuilder &b, Location loc, Value x, int64_t axis,
                   bool exclusive, bool reverse, int64_t matrixMaxLength,
-                  int64_t blockLength);
+                  int64_t blockLength, int64_t tileBytes);
 
 } // namespace mlir::rlx
 

@@ -27,7 +27,7 @@ decomposeCumsumBackward(RewriterBase &rewriter, CumsumBackwardOp op,
   return SmallVector<Value>{buildCumsum(
       rewriter, op.getLoc(), op.getDy(), op.getAxis(), op.getExclusive(),
       /*reverse=*/true, options.cumsumMatrixMaxLength,
-      options.cumsumBlockLength)};
+      options.cumsumBlockLength, options.cumsumTileBytes)};
 }
 
 using CumsumDecompositions =

@@ -25,7 +25,7 @@ lowerCumsum(RewriterBase &rewriter, CumsumOp op,
   return SmallVector<Value>{buildCumsum(
       rewriter, op.getLoc(), op.getX(), op.getAxis(), op.getExclusive(),
       /*reverse=*/false, options.forwardCumsumMatrixMaxLength,
-      options.forwardCumsumBlockLength)};
+      options.forwardCumsumBlockLength, options.forwardCumsumTileBytes)};
 }
 
 void mlir::rlx::populateCumsumLoweringPatterns(RewritePatternSet &patterns,
