@@ -57,6 +57,16 @@ CASES = [
      (1, 1), 1, False),
     ("channels_last_dyn_batch", 3, 16, 32, (8, 6), (3, 3), (2, 2), (1, 1),
      (1, 1), 1, True),
+    # ... and with H and W multiples of the stride, every phase written
+    # into one channels-last dx transposed once (conv-phase-shuffle): with
+    # groups, phases of a 2x2 kernel at stride 3 that get no tap, and a
+    # stride of 1 along W with a dynamic batch.
+    ("channels_last_shuffle_groups", 2, 32, 32, (10, 8), (3, 3), (2, 2),
+     (1, 1), (1, 1), 2, False),
+    ("channels_last_shuffle_s3_k2", 2, 16, 16, (9, 6), (2, 2), (3, 3),
+     (0, 1), (1, 1), 1, False),
+    ("channels_last_shuffle_s2x1", 3, 16, 16, (6, 5), (3, 3), (2, 1),
+     (1, 1), (1, 1), 1, True),
     ("kernel1x1", 2, 5, 3, (6, 6), (1, 1), (1, 1), (0, 0), (1, 1), 1, False),
     ("kernel1x1_stride2", 1, 3, 2, (7, 6), (1, 1), (2, 2), (0, 0), (1, 1), 1, False),
     # padding > d(k-1): the outer dy rows only ever saw padding.

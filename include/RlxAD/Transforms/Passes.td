@@ -95,8 +95,9 @@ def RlxDecomposeBackward : Pass<"rlx-decompose-backward"> {
            "conv-direct conv2d_backward_input whose input channels per group "
            "are a multiple of 16: each stride phase is computed "
            "channels-last (vectorized along the channels, not along rows of "
-           "W that may fill vectors partly), transposed, and copied into dx "
-           "(instead of conv-phase-shuffle)">,
+           "W that may fill vectors partly) and transposed back (with "
+           "conv-phase-shuffle, all phases in one channels-last buffer and "
+           "one transpose)">,
     Option<"attentionPerHead", "attention-per-head", "bool",
            /*default=*/"true",
            "attention_backward one (batch, head) at a time (an scf.for "

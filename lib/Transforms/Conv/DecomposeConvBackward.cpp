@@ -18,7 +18,9 @@
 // time, each a stride-1 contraction over only the taps that reach it (no
 // inserted zeros; directInputGrad); with conv-channels-last and input
 // channels per group a multiple of 16, each phase is computed channels-last
-// (vectorized along the channels) and transposed back. Otherwise:
+// (vectorized along the channels) and transposed back; with
+// conv-phase-shuffle and a stride dividing H and W, every phase goes into
+// one channels-last dx, transposed once. Otherwise:
 //
 // conv2d_backward_input: the transposed convolution. dy is dilated by the
 // stride (zeros inserted) and padded by d(k-1) - p on each side (one strided
@@ -178,35 +180,42 @@ static Value directInputGrad(OpBuilder &b, Location loc,
   };
 
   // phase-shuffle: every phase has the same rows and columns (s divides
-  // H and W). The phases are written, unit-stride, into one phase-major
-  // buffer P[n, g, c, rh, rw, u, v] and interleaved into dx by one
+  // H and W). The phases are written, unit-stride along the vectorized
+  // dim, into one phase-major buffer and interleaved into dx by one
   // transpose (a pixel shuffle): one pass over dx instead of one strided,
-  // scalar copy per phase. Not with channels-last, whose phases would need
-  // a transpose more: its strided copies measured faster on one thread
-  // (2.9-3.0 against 3.4-3.6 ms, bench's stride-2 conv2d_backward_input)
-  // and no slower on two.
+  // scalar copy per phase. The buffer is P[n, g, c, rh, rw, u, v], or
+  // channels-last P[n, g, u, rh, v, rw, c] (dx channels-last: a phase
+  // writes every s-th row and column of it, with its channel rows whole),
+  // which the transpose of its [N, G, H*W, Cig] collapse turns into dx.
   bool sameSize = llvm::all_of(llvm::seq<int64_t>(0, 2), [&](int64_t ax) {
     return dxType.getDimSize(2 + ax) % stride[ax] == 0;
   });
-  if (phaseShuffle && !channelsLast && (stride[0] > 1 || stride[1] > 1) &&
-      sameSize) {
+  if (phaseShuffle && (stride[0] > 1 || stride[1] > 1) && sameSize) {
     int64_t rows = phases[0][0].rows, cols = phases[1][0].rows;
-    SmallVector<OpFoldResult> packedSizes = {
-        batch,          idx(groups), idx(cig), idx(stride[0]),
-        idx(stride[1]), idx(rows),   idx(cols)};
+    SmallVector<OpFoldResult> packedSizes =
+        channelsLast ? SmallVector<OpFoldResult>{batch, idx(groups), idx(rows),
+                                                 idx(stride[0]), idx(cols),
+                                                 idx(stride[1]), idx(cig)}
+                     : SmallVector<OpFoldResult>{batch, idx(groups), idx(cig),
+                                                 idx(stride[0]), idx(stride[1]),
+                                                 idx(rows), idx(cols)};
+    // The buffer's dims that hold the phase (rh, rw).
+    int64_t rhDim = 3, rwDim = channelsLast ? 5 : 4;
     // Every phase's slice is zeroed and accumulated on its own (no fill of
     // the whole buffer first: the contraction's blocks zero their tiles).
     Value packed = tensor::EmptyOp::create(b, loc, packedSizes, elementType);
+    int64_t n0 = cast<RankedTensorType>(packed.getType()).getDimSize(0);
     auto phaseType = RankedTensorType::get(
-        {cast<RankedTensorType>(packed.getType()).getDimSize(0), groups, cig,
-         rows, cols},
+        channelsLast ? SmallVector<int64_t>{n0, groups, rows, cols, cig}
+                     : SmallVector<int64_t>{n0, groups, cig, rows, cols},
         elementType);
     for (int64_t rh = 0; rh < stride[0]; ++rh) {
       for (int64_t rw = 0; rw < stride[1]; ++rw) {
-        SmallVector<OpFoldResult> offsets = {zero,    zero, zero, idx(rh),
-                                             idx(rw), zero, zero};
+        SmallVector<OpFoldResult> offsets(7, zero);
+        offsets[rhDim] = idx(rh);
+        offsets[rwDim] = idx(rw);
         SmallVector<OpFoldResult> sizes = packedSizes;
-        sizes[3] = sizes[4] = one;
+        sizes[rhDim] = sizes[rwDim] = one;
         SmallVector<OpFoldResult> strides(7, one);
         Value slice = tensor::ExtractSliceOp::create(b, loc, phaseType, packed,
                                                      offsets, sizes, strides);
@@ -215,16 +224,22 @@ static Value directInputGrad(OpBuilder &b, Location loc,
                                                sizes, strides);
       }
     }
-    // dx[n, g, c, u, rh, v, rw] = P[n, g, c, rh, rw, u, v].
-    Value shuffledInit = tensor::EmptyOp::create(
-        b, loc,
-        ArrayRef<OpFoldResult>{batch, idx(groups), idx(cig), idx(rows),
-                               idx(stride[0]), idx(cols), idx(stride[1])},
-        elementType);
-    Value shuffled =
-        linalg::TransposeOp::create(b, loc, packed, shuffledInit,
-                                    ArrayRef<int64_t>{0, 1, 2, 5, 3, 6, 4})
-            .getResult()[0];
+    // dx[n, g, c, u, rh, v, rw] = P[n, g, c, rh, rw, u, v]
+    //                           (channels-last: P[n, g, u, rh, v, rw, c]).
+    Value shuffled;
+    if (channelsLast) {
+      shuffled = swapTrailingDims(b, loc, packed, 2, 6);
+    } else {
+      Value shuffledInit = tensor::EmptyOp::create(
+          b, loc,
+          ArrayRef<OpFoldResult>{batch, idx(groups), idx(cig), idx(rows),
+                                 idx(stride[0]), idx(cols), idx(stride[1])},
+          elementType);
+      shuffled =
+          linalg::TransposeOp::create(b, loc, packed, shuffledInit,
+                                      ArrayRef<int64_t>{0, 1, 2, 5, 3, 6, 4})
+              .getResult()[0];
+    }
     return tensor::CollapseShapeOp::create(
         b, loc, shuffled,
         SmallVector<ReassociationIndices>{{0}, {1, 2}, {3, 4}, {5, 6}});
