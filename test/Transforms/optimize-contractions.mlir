@@ -462,19 +462,37 @@ func.func @transpose_edge_row(%x: tensor<25x16xf64>) -> tensor<16x25xf64> {
 
 // -----
 
-// A channels-last input gradient of stride 2 (32 input channels): each of
-// the 4 stride phases is a channels-last contraction on threads, transposed
-// back in parallel, then copied into every second row and column of dx.
-// That strided copy (scalar loops) is an scf.forall over (n, c) too, not a
-// serial pass.
+// A channels-last input gradient of stride 2 (32 input channels) whose H
+// and W (95) are not multiples of the stride: each of the 4 stride phases
+// is a channels-last contraction on threads, transposed back in parallel,
+// then copied into every second row and column of dx. That strided copy
+// (scalar loops) is an scf.forall over (n, c) too, not a serial pass.
 // CHECK-LABEL: func.func @strided_phase_copies
 // CHECK: scf.forall (%{{.*}}, %{{.*}}) in (4, 48) {{.*}} -> (tensor<4x1x48x48x32xf32>)
 // CHECK: scf.forall (%{{.*}}) in (4) {{.*}} -> (tensor<4x1x32x2304xf32>)
-// CHECK: scf.forall (%[[N:.*]], %[[C:.*]]) in (4, 32) {{.*}} -> (tensor<4x32x96x96xf32>)
+// CHECK: scf.forall (%[[N:.*]], %[[C:.*]]) in (4, 32) {{.*}} -> (tensor<4x32x95x95xf32>)
 // CHECK: tensor.parallel_insert_slice %{{.*}} into %{{.*}}[%[[N]], %[[C]], 0, 0] [1, 1, 48, 48] [1, 1, 2, 2]
-// CHECK-COUNT-3: tensor.parallel_insert_slice %{{.*}} [1, 1, 48, 48] [1, 1, 2, 2]
-// CHECK-NOT: tensor.insert_slice %{{.*}} [4, 32, 48, 48] [1, 1, 2, 2]
-func.func @strided_phase_copies(%dy: tensor<4x32x48x48xf32>, %w: tensor<32x32x3x3xf32>) -> tensor<4x32x96x96xf32> {
+// CHECK: tensor.parallel_insert_slice %{{.*}} [1, 1, 48, 47] [1, 1, 2, 2]
+// CHECK: tensor.parallel_insert_slice %{{.*}} [1, 1, 47, 48] [1, 1, 2, 2]
+// CHECK: tensor.parallel_insert_slice %{{.*}} [1, 1, 47, 47] [1, 1, 2, 2]
+// CHECK-NOT: tensor.insert_slice %{{.*}} [4, 32, {{.*}}] [1, 1, 2, 2]
+func.func @strided_phase_copies(%dy: tensor<4x32x48x48xf32>, %w: tensor<32x32x3x3xf32>) -> tensor<4x32x95x95xf32> {
+  %dx = rlx.conv2d_backward_input %dy, %w {stride = array<i64: 2, 2>, padding = array<i64: 1, 1>} : tensor<4x32x48x48xf32>, tensor<32x32x3x3xf32> -> tensor<4x32x95x95xf32>
+  return %dx : tensor<4x32x95x95xf32>
+}
+
+// -----
+
+// The same with H and W (96) multiples of the stride: each phase's
+// contraction writes its slice of one channels-last dx [4, 1, 48, 2, 48,
+// 2, 32] on threads, and one parallel transpose of [4, 1, 9216, 32] gives
+// NCHW; no strided copy.
+// CHECK-LABEL: func.func @phase_shuffle
+// CHECK-COUNT-4: scf.forall (%{{.*}}, %{{.*}}) in (4, 48) {{.*}} -> (tensor<4x1x48x48x32xf32>)
+// CHECK: tensor.insert_slice %{{.*}}[0, 0, 0, 1, 0, 1, 0] [4, 1, 48, 1, 48, 1, 32] [1, 1, 1, 1, 1, 1, 1] : tensor<4x1x48x48x32xf32> into tensor<4x1x48x2x48x2x32xf32>
+// CHECK: scf.forall (%{{.*}}) in (4) {{.*}} -> (tensor<4x1x32x9216xf32>)
+// CHECK-NOT: [1, 1, 2, 2]
+func.func @phase_shuffle(%dy: tensor<4x32x48x48xf32>, %w: tensor<32x32x3x3xf32>) -> tensor<4x32x96x96xf32> {
   %dx = rlx.conv2d_backward_input %dy, %w {stride = array<i64: 2, 2>, padding = array<i64: 1, 1>} : tensor<4x32x48x48xf32>, tensor<32x32x3x3xf32> -> tensor<4x32x96x96xf32>
   return %dx : tensor<4x32x96x96xf32>
 }
