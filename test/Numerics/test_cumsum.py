@@ -7,7 +7,8 @@ the block length of a static number of rows that 16 divides, the blocked
 form for the other static axes longer than the block length, the L x L
 matrix for shorter ones, the O(L) scan for dynamic axes); the tiled scan
 with tiles of 2 KiB (chunks of 32 f32 or 16 f64 elements: the running sums
-carried across many tiles); with the tiles off: the scan for every static axis longer than 4
+carried across many tiles); with the tiles off: the scan for every static
+axis longer than 4
 (cumsum-matrix-max-length=4, which also caps the block's matrix; the forward
 lowering has its own forward-* options); the L x L matrix up to 1024
 (block length 0); the blocked form with blocks of 8 (L = B + 1, a multiple

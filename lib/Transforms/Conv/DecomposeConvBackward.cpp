@@ -204,11 +204,12 @@ static Value directInputGrad(OpBuilder &b, Location loc,
     // Every phase's slice is zeroed and accumulated on its own (no fill of
     // the whole buffer first: the contraction's blocks zero their tiles).
     Value packed = tensor::EmptyOp::create(b, loc, packedSizes, elementType);
-    int64_t n0 = cast<RankedTensorType>(packed.getType()).getDimSize(0);
-    auto phaseType = RankedTensorType::get(
-        channelsLast ? SmallVector<int64_t>{n0, groups, rows, cols, cig}
-                     : SmallVector<int64_t>{n0, groups, cig, rows, cols},
-        elementType);
+    // A phase's slice: the buffer without its (rh, rw) dims.
+    auto packedType = cast<RankedTensorType>(packed.getType());
+    SmallVector<int64_t> phaseShape(packedType.getShape());
+    phaseShape.erase(phaseShape.begin() + rwDim);
+    phaseShape.erase(phaseShape.begin() + rhDim);
+    auto phaseType = packedType.clone(phaseShape);
     for (int64_t rh = 0; rh < stride[0]; ++rh) {
       for (int64_t rw = 0; rw < stride[1]; ++rw) {
         SmallVector<OpFoldResult> offsets(7, zero);

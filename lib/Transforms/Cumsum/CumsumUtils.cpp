@@ -191,19 +191,18 @@ static Value buildTiledScan(OpBuilder &b, Location loc, Value x2, int64_t rows,
   return forall.getResult(0);
 }
 
-/// The tile {rows, chunk} of buildTiledScan for a static [M, L] x2 whose
-/// tiles of kTileRows rows fit in `tileBytes`: chunk = L when a tile of
-/// whole rows fits, else the largest power of two dividing L that fits;
-/// rows the largest multiple of kTileRows dividing M, at most M/2 (two
-/// blocks for two threads) unless M == kTileRows, with rows x chunk in
-/// tileBytes. None for a dynamic M, an M that kTileRows does not divide,
-/// or no chunk of at least kTileRows.
+/// The tile {rows, chunk} of buildTiledScan for an [m, length] matrix
+/// (length static) of `elemBytes` elements whose tiles of kTileRows rows
+/// fit in `tileBytes`: chunk = length when a tile of whole rows fits, else
+/// the largest power of two dividing length that fits; rows the largest
+/// multiple of kTileRows dividing m, at most m/2 (two blocks for two
+/// threads) unless m == kTileRows, with rows x chunk in tileBytes. None for
+/// a dynamic m, an m that kTileRows does not divide, or no chunk of at
+/// least kTileRows.
 static std::optional<std::pair<int64_t, int64_t>>
-tiledScanShape(RankedTensorType type, int64_t tileBytes) {
-  int64_t m = type.getDimSize(0), length = type.getDimSize(1);
-  int64_t elemBytes = type.getElementTypeBitWidth() / 8;
-  if (tileBytes <= 0 || ShapedType::isDynamic(m) || m % kTileRows != 0 ||
-      ShapedType::isDynamic(length))
+tiledScanShape(int64_t m, int64_t length, int64_t elemBytes,
+               int64_t tileBytes) {
+  if (tileBytes <= 0 || ShapedType::isDynamic(m) || m % kTileRows != 0)
     return std::nullopt;
   int64_t maxChunk = tileBytes / (kTileRows * elemBytes);
   int64_t chunk = length;
@@ -358,11 +357,10 @@ Value mlir::rlx::buildCumsum(OpBuilder &b, Location loc, Value x, int64_t axis,
   for (int64_t d = 0; d < dim; ++d)
     leading = type.isDynamicDim(d) ? ShapedType::kDynamic
                                    : leading * type.getDimSize(d);
-  if (dim == type.getRank() - 1 && length > blockLength &&
-      !ShapedType::isDynamic(leading))
-    if (auto tile = tiledScanShape(
-            RankedTensorType::get({leading, length}, type.getElementType()),
-            tileBytes))
+  if (dim == type.getRank() - 1 && length > blockLength)
+    if (auto tile = tiledScanShape(leading, length,
+                                   type.getElementTypeBitWidth() / 8,
+                                   tileBytes))
       return onRows(b, loc, x, dim, [&](Value x2) {
         return buildTiledScan(b, loc, x2, tile->first, tile->second,
                               exclusive, reverse);
