@@ -58,3 +58,28 @@ func.func @leaky_relu_backward(%x: tensor<?x4xf32>, %dy: tensor<?x4xf32>) -> ten
   %dx = rlx.activation_backward %x, %dy {kind = #rlx.activation<leaky_relu>, negative_slope = 0.2} : tensor<?x4xf32>, tensor<?x4xf32> -> tensor<?x4xf32>
   return %dx : tensor<?x4xf32>
 }
+
+// -----
+
+// gelu'(x) * dy in f32: Phi(x) + x phi(x) with one exp(-x^2/2) for both
+// terms, erf's tail polynomial (Abramowitz and Stegun 7.1.26) in Horner
+// fmas, the sign of x picking Phi's side, and the density term added by one
+// fma after the select.
+// CHECK-LABEL: func.func @gelu_backward_f32
+// CHECK: linalg.generic
+// CHECK: %[[E:.+]] = math.exp
+// CHECK-NOT: math.exp
+// CHECK: %[[A:.+]] = math.absf
+// CHECK: %[[D:.+]] = math.fma %{{.*}}, %[[A]], %{{.*}}
+// CHECK: %[[T:.+]] = arith.divf %{{.*}}, %[[D]]
+// CHECK-COUNT-4: math.fma %{{.*}}, %[[T]], %{{.*}}
+// CHECK: %[[TAIL:.+]] = arith.mulf %[[E]], %{{.*}}
+// CHECK: %[[NEG:.+]] = arith.cmpf olt
+// CHECK: %[[PHI:.+]] = arith.select %[[NEG]], %[[TAIL]], %{{.*}}
+// CHECK: %[[G:.+]] = math.fma %[[E]], %{{.*}}, %[[PHI]]
+// CHECK: arith.mulf %[[G]]
+// CHECK-NOT: math.erf
+func.func @gelu_backward_f32(%x: tensor<?x16xf32>, %dy: tensor<?x16xf32>) -> tensor<?x16xf32> {
+  %dx = rlx.activation_backward %x, %dy {kind = #rlx.activation<gelu>} : tensor<?x16xf32>, tensor<?x16xf32> -> tensor<?x16xf32>
+  return %dx : tensor<?x16xf32>
+}
