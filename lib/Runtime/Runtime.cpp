@@ -191,13 +191,19 @@ static void instrumentForSanitizers(llvm::Module &module) {
 // calling thread; each call sets it when it differs from the requested one.
 //===----------------------------------------------------------------------===//
 
+/// Read once: hardware_concurrency() opens /sys/devices/system/cpu/online
+/// each time, three system calls that every call of a module made while no
+/// thread count had been set.
 static int defaultNumThreads() {
-  if (const char *env = std::getenv("RLX_NUM_THREADS")) {
-    int n = std::atoi(env);
-    if (n > 0)
-      return n;
-  }
-  return std::max(1u, std::thread::hardware_concurrency());
+  static const int n = [] {
+    if (const char *env = std::getenv("RLX_NUM_THREADS")) {
+      int n = std::atoi(env);
+      if (n > 0)
+        return n;
+    }
+    return static_cast<int>(std::max(1u, std::thread::hardware_concurrency()));
+  }();
+  return n;
 }
 
 static std::atomic<int> requestedThreads{0};
@@ -237,6 +243,11 @@ static void applyNumThreads() {
 struct JitModule::Impl {
   std::unique_ptr<mlir::ExecutionEngine> engine;
   std::vector<FunctionSignature> functions;
+  /// functions[i]'s packed entry point (null: see entryErrors[i]), looked up
+  /// once when the module is made: an ORC lookup per call cost a thread
+  /// wake-up (a futex) and a string map search on every call.
+  std::vector<void (*)(void **)> entries;
+  std::vector<std::string> entryErrors;
   uint64_t memoryLimit = 0;
 };
 
@@ -361,6 +372,19 @@ JitModule::compile(StringRef source, StringRef pipelineOptions,
   // The module's allocations, frees and failed checks go to the CallGuard
   // of the running call (CallGuard.h).
   impl->engine->registerSymbols(CallGuard::symbols);
+  for (const FunctionSignature &f : impl->functions) {
+    void (*entry)(void **) = nullptr;
+    std::string error;
+    if (f.supported) {
+      auto fn = impl->engine->lookupPacked("_mlir_ciface_" + f.name);
+      if (fn)
+        entry = *fn;
+      else
+        error = llvm::toString(fn.takeError());
+    }
+    impl->entries.push_back(entry);
+    impl->entryErrors.push_back(std::move(error));
+  }
   return std::unique_ptr<JitModule>(new JitModule(std::move(impl)));
 }
 
@@ -529,15 +553,16 @@ JitModule::call(StringRef name, llvm::ArrayRef<TensorView> inputs) {
   for (void *&p : pointers)
     args.push_back(&p);
 
-  auto fn = impl->engine->lookupPacked(("_mlir_ciface_" + name).str());
+  size_t index = sig - impl->functions.data();
+  void (*fn)(void **) = impl->entries[index];
   if (!fn)
     return makeError("function '" + name +
-                     "' was not compiled: " + llvm::toString(fn.takeError()));
+                     "' was not compiled: " + impl->entryErrors[index]);
   applyNumThreads();
   // Buffers of a failed call, and those of a successful one that are not
   // results, are freed when `guard` goes out of scope.
   CallGuard guard(name, impl->memoryLimit);
-  if (!guard.run(*fn, args.data()))
+  if (!guard.run(fn, args.data()))
     return makeError("function '" + name + "': " + guard.message());
 
   std::vector<Tensor> results;
