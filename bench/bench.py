@@ -4,10 +4,11 @@ Each case gives MLIR text (static shapes, f32), numpy inputs and the
 equivalent torch computation: the forward graph is built once, outside the
 timing, and only `torch.autograd.grad(..., retain_graph=True)` is timed. Both
 are warmed up, then timed: the median of `runs` calls, taken in turns
-(rlx, torch, rlx, ...) RLX_BENCH_ROUNDS times (default 3), best of them. Before timing, every case
-checks once that rlx's result matches torch's (so a wrong kernel cannot be
-timed silently). Prints one row per case with the ratio torch_time / rlx_time
-(> 1: rlx is faster) and the JIT compile time of the rlx function.
+(rlx, torch, rlx, ...) RLX_BENCH_ROUNDS times (default 3), best of them.
+Before timing, every case checks once that rlx's result matches torch's (so
+a wrong kernel cannot be timed silently). Prints one row per case with the
+ratio torch_time / rlx_time (> 1: rlx is faster) and the JIT compile time of
+the rlx function.
 
 Contraction rows also print GFLOPS and the percentage of the FMA peak that
 a small vector-FMA kernel (compiled by rlx) measures at the start of the same

@@ -99,15 +99,17 @@ Value normalTailOverDensity(const Scalar &s, Value x) {
   return s.mul(poly, t);
 }
 
-/// Phi(x) = (1 + erf(x / sqrt(2))) / 2, the standard normal CDF. f64 keeps
-/// math.erf (libm).
-Value normalCdf(const Scalar &s, Value x) {
+/// Phi(x) = (1 + erf(x / sqrt(2))) / 2, the standard normal CDF. `e` is
+/// expHalfSquare(x) when the caller has it. f64 keeps math.erf (libm).
+Value normalCdf(const Scalar &s, Value x, Value e = Value()) {
   if (!s.t.isF32()) {
     Value erf = math::ErfOp::create(s.b, s.loc, s.mul(x, s.c(M_SQRT1_2)));
     return s.mul(s.c(0.5), s.add(s.c(1), erf));
   }
+  if (!e)
+    e = expHalfSquare(s, x);
   // The tail (1 - erf(|z|)) / 2 is Phi(-|x|).
-  Value tail = s.mul(expHalfSquare(s, x), normalTailOverDensity(s, x));
+  Value tail = s.mul(e, normalTailOverDensity(s, x));
   return s.select(s.lt(x, s.c(0)), tail, s.sub(s.c(1), tail));
 }
 
@@ -121,11 +123,10 @@ Value normalCdf(const Scalar &s, Value x) {
 Value geluDerivative(const Scalar &s, Value x) {
   constexpr double k = 0.5 * M_2_SQRTPI * M_SQRT1_2;
   Value e = expHalfSquare(s, x);
+  Value cdf = normalCdf(s, x, e);
   if (!s.t.isF32())
-    return s.add(normalCdf(s, x), s.mul(x, s.mul(s.c(k), e)));
-  Value tail = s.mul(e, normalTailOverDensity(s, x));
-  Value phi = s.select(s.lt(x, s.c(0)), tail, s.sub(s.c(1), tail));
-  return s.fma(e, s.mul(s.c(k), x), phi);
+    return s.add(cdf, s.mul(x, s.mul(s.c(k), e)));
+  return s.fma(e, s.mul(s.c(k), x), cdf);
 }
 } // namespace
 
