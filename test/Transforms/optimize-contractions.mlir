@@ -1,6 +1,7 @@
 // RUN: rlx-opt %s --split-input-file --rlx-decompose-backward --rlx-lower-to-linalg --rlx-optimize-contractions="vector-bits=512 threads=2" | FileCheck %s
 // RUN: rlx-opt %s --split-input-file --rlx-lower-to-linalg --rlx-optimize-contractions="vector-bits=512 threads=2 column-pieces=0" | FileCheck %s --check-prefix=WHOLE
 // RUN: rlx-opt %s --split-input-file --rlx-decompose-backward=conv-channels-last=0 --rlx-lower-to-linalg=forward-conv-channels-last=0 --rlx-optimize-contractions="vector-bits=512 threads=2" | FileCheck %s --check-prefix=ROWS
+// RUN: rlx-opt %s --split-input-file --rlx-optimize-contractions="vector-bits=512 threads=2 reuse-packed-b=0" | FileCheck %s --check-prefix=ONCE
 
 // A matmul: scf.forall over 128x256 blocks of C, KC = whole K (256), 8x32
 // register tiles (loops n, m), the 8 C rows in vector registers over the k
@@ -30,8 +31,8 @@ func.func @matmul(%a: tensor<512x256xf32>, %b: tensor<256x512xf32>, %c: tensor<5
 // buffers with padded rows, allocated once per C block.
 // CHECK-LABEL: func.func @long_k
 // CHECK: scf.forall
-// CHECK: tensor.empty() : tensor<128x272xf32>
-// CHECK: tensor.empty() : tensor<256x272xf32>
+// CHECK-DAG: tensor.empty() : tensor<128x272xf32>
+// CHECK-DAG: tensor.empty() : tensor<256x272xf32>
 // CHECK: scf.for %{{.+}} = %c0 to %c1024 step %c256
 // CHECK: linalg.copy
 // CHECK: linalg.copy
@@ -40,6 +41,58 @@ func.func @matmul(%a: tensor<512x256xf32>, %b: tensor<256x512xf32>, %c: tensor<5
 func.func @long_k(%a: tensor<256x1024xf32>, %b: tensor<1024x256xf32>, %c: tensor<256x256xf32>) -> tensor<256x256xf32> {
   %r = linalg.matmul ins(%a, %b : tensor<256x1024xf32>, tensor<1024x256xf32>) outs(%c : tensor<256x256xf32>) -> tensor<256x256xf32>
   return %r : tensor<256x256xf32>
+}
+
+// -----
+
+// C starts as a fill of a constant and the reduction has several KC
+// blocks: the micro-kernels of the first block start from the constant (an
+// scf.if on the KC loop's index; the C rows after it), so the fill, a pass
+// over C, is gone.
+// CHECK-LABEL: func.func @filled_long_k
+// CHECK-DAG: %[[INIT:.+]] = arith.constant dense<1.500000e+00> : vector<32xf32>
+// CHECK-NOT: linalg.fill
+// CHECK: scf.for %[[K:.+]] = %c0 to %c1024 step %c256
+// CHECK: %[[FIRST:.+]] = arith.cmpi eq, %[[K]], %c0
+// CHECK: scf.if %[[FIRST]]
+// CHECK-NEXT: scf.yield %[[INIT]], %[[INIT]], %[[INIT]], %[[INIT]], %[[INIT]], %[[INIT]], %[[INIT]], %[[INIT]] :
+// CHECK-NEXT: } else {
+// CHECK-COUNT-8: vector.transfer_read
+// CHECK: vector.fma
+// CHECK-NOT: linalg.fill
+func.func @filled_long_k(%a: tensor<256x1024xf32>, %b: tensor<1024x256xf32>) -> tensor<256x256xf32> {
+  %z = arith.constant 1.5 : f32
+  %e = tensor.empty() : tensor<256x256xf32>
+  %c = linalg.fill ins(%z : f32) outs(%e : tensor<256x256xf32>) -> tensor<256x256xf32>
+  %r = linalg.matmul ins(%a, %b : tensor<256x1024xf32>, tensor<1024x256xf32>) outs(%c : tensor<256x256xf32>) -> tensor<256x256xf32>
+  return %r : tensor<256x256xf32>
+}
+
+// -----
+
+// Goto's loop order (reuse-packed-b): the blocks of C grow along m (here
+// to all 1024 rows, 1 MiB of C per block) while two blocks remain for the
+// threads; each packs a 256x256 block of B once per KC block and runs its
+// 128-row blocks of A (packed in the inner loop) against it. With
+// reuse-packed-b=0 the blocks are 128 rows, each packing B again.
+// CHECK-LABEL: func.func @reuse_packed_b
+// CHECK: scf.forall (%{{.+}}) = (0) to (512) step (256)
+// CHECK: scf.for %{{.+}} = %c0 to %c1024 step %c256
+// CHECK: linalg.copy ins(%{{.+}} : tensor<256x256xf32>)
+// CHECK: scf.for %{{.+}} = %c0 to %c1024 step %c128
+// CHECK: linalg.copy ins(%{{.+}} : tensor<128x256xf32>)
+// CHECK: vector.fma
+// ONCE-LABEL: func.func @reuse_packed_b
+// ONCE: scf.forall ({{.*}}) = (0, 0) to (1024, 512) step (128, 256)
+// ONCE: scf.for %{{.+}} = %c0 to %c1024 step %c256
+// ONCE-NOT: scf.for
+// ONCE: linalg.copy ins(%{{.+}} : tensor<256x256xf32>)
+// ONCE-NOT: scf.for
+// ONCE: linalg.copy ins(%{{.+}} : tensor<128x256xf32>)
+// ONCE-NEXT: scf.for %{{.+}} = %c0 to %c256 step %c32
+func.func @reuse_packed_b(%a: tensor<1024x1024xf32>, %b: tensor<1024x512xf32>, %c: tensor<1024x512xf32>) -> tensor<1024x512xf32> {
+  %r = linalg.matmul ins(%a, %b : tensor<1024x1024xf32>, tensor<1024x512xf32>) outs(%c : tensor<1024x512xf32>) -> tensor<1024x512xf32>
+  return %r : tensor<1024x512xf32>
 }
 
 // -----

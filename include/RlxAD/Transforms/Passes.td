@@ -526,6 +526,11 @@ def RlxOptimizeContractions : Pass<"rlx-optimize-contractions"> {
            "(an edge tile, a 56-wide convolution row) into overlapping "
            "one-register pieces instead of one odd-width vector, which "
            "LLVM widens into shuffles and spills">,
+    Option<"reusePackedB", "reuse-packed-b", "bool", /*default=*/"true",
+           "Goto's loop order for packed contractions (matmuls): a block of "
+           "C spans several L2 blocks of A's rows and packs each KC block "
+           "of B once for all of them, instead of one block of C per L2 "
+           "block of A, each packing B again">,
   ];
   let dependentDialects = [
     "::mlir::affine::AffineDialect", "::mlir::arith::ArithDialect",

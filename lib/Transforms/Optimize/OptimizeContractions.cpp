@@ -9,6 +9,7 @@
 //     [scf.for reduction blocks]                       a small C, a large B:
 //                                                      planOuterReduction
 //     scf.for k-block KC                               (a single reduction dim)
+//       [scf.for m-block of A]                         packed: B once per KC
 //       scf.for n by NR                                peeled: static tiles
 //         scf.for m by MR                              peeled: static tiles
 //           acc[0..MR) = C rows (vector<NR>)           in vector registers
@@ -29,8 +30,10 @@
 // count.
 //
 // When C starts as a fill of a constant and the reduction is one KC block,
-// C is never filled: the accumulators start as the constant. Otherwise the
-// blocks of C fill their own tile (the fill of C is fused in). When an
+// C is never filled: the accumulators start as the constant; with several
+// KC blocks, those of the first block do (an scf.if on the block index).
+// Otherwise the blocks of C fill their own tile (the fill of C is fused
+// in). When an
 // input is a small zero padding (tensor.pad) of a convolution plane, the
 // blocks are whole planes that pad their part in cache (planeDims: a
 // depthwise convolution and its weight gradient). The large copies left
@@ -78,6 +81,9 @@ using namespace mlir;
 
 /// Marks the contractions (and their tiles) this pass vectorizes.
 static constexpr StringLiteral kMarker = "rlx.micro_kernel";
+/// On a KC-block loop whose C starts as a fill of this constant: its
+/// micro-kernels start the first block's accumulators from the constant.
+static constexpr StringLiteral kFirstBlockInit = "rlx.first_block_init";
 
 namespace {
 /// How one contraction is tiled. Dims are loop positions; A is the input
@@ -95,6 +101,10 @@ struct ContractionPlan {
   // reduction blocks in turn.
   SmallVector<std::pair<unsigned, int64_t>> outerK;
   bool pack = false; // copy the KC blocks of A and B into padded buffers
+  // With pack: the rows of A packed at a time, when fewer than mc (Goto's
+  // loop order: a block of C packs each KC block of B once and runs its
+  // mcInner-row blocks of A against it). 0: A is packed per KC block.
+  int64_t mcInner = 0;
   int64_t pad = 0;
   // A's last index also advances with n (unit stride): its rows are loaded
   // as vectors like B's, not broadcast (elementwise products, such as the
@@ -305,12 +315,41 @@ static void planOuterReduction(linalg::LinalgOp op, ContractionPlan &plan,
   plan.nc = ranges[plan.nDim];
 }
 
+/// Packed blocks of C copy their KC x NC block of B once per KC block, so a
+/// matmul whose C has 8 blocks along m copies B 8 times (12% of a 1024^3
+/// matmul's time, its source rows coming from L3). Grows the blocks along m
+/// (doubling, while they divide m) so that each copies B once for several
+/// mcInner-row blocks of A, the L2 block of A the plan chose. Stops where the
+/// block of C, which each KC block reads and writes again, would leave a
+/// 1 MiB part of L2, or where `balanced` (enough blocks for the threads)
+/// would no longer hold.
+static void growBlocksOverM(ContractionPlan &plan, int64_t m,
+                            int64_t elemBytes,
+                            llvm::function_ref<bool()> balanced) {
+  if (ShapedType::isDynamic(m) || ShapedType::isDynamic(plan.nc))
+    return;
+  int64_t inner = plan.mc;
+  for (int64_t mc = 2 * inner; mc <= m && m % mc == 0; mc *= 2) {
+    if (mc * plan.nc * elemBytes > (int64_t(1) << 20))
+      break;
+    int64_t previous = plan.mc;
+    plan.mc = mc;
+    if (!balanced()) {
+      plan.mc = previous;
+      break;
+    }
+  }
+  if (plan.mc > inner)
+    plan.mcInner = inner;
+}
+
 /// Picks the roles, the dims and the tile sizes of `op`, or fails when it is
 /// not a contraction this pass handles: C[...] += A[...] * B[...] with C
 /// indexed by plain dims, the last one (n) advancing B's last index with
 /// unit stride, and every reduction dim indexing both A and B.
 static FailureOr<ContractionPlan>
-planContraction(linalg::LinalgOp op, int64_t vectorBits, int64_t threads) {
+planContraction(linalg::LinalgOp op, int64_t vectorBits, int64_t threads,
+                bool reusePackedB) {
   if (!op.hasPureTensorSemantics() || op.getNumDpsInputs() != 2 ||
       op.getNumDpsInits() != 1 || op->getNumResults() != 1 || !isMulAddBody(op))
     return failure();
@@ -462,6 +501,8 @@ planContraction(linalg::LinalgOp op, int64_t vectorBits, int64_t threads) {
     plan.kc = 0;
     plan.pack = false;
   }
+  if (plan.pack && reusePackedB)
+    growBlocksOverM(plan, m, elemBytes, balanced);
   return plan;
 }
 
@@ -709,6 +750,43 @@ static SmallVector<unsigned> planeDims(linalg::LinalgOp op,
   return widened;
 }
 
+/// Marks the KC-block loop (`loops`: one scf.for) with kFirstBlockInit when
+/// its C starts as a linalg.fill of a constant, so that its micro-kernels
+/// need not read the filled C in the first block (dropFilledInits).
+static void markFirstBlockInit(ArrayRef<LoopLikeOpInterface> loops) {
+  auto kLoop = loops.size() == 1 ? dyn_cast<scf::ForOp>(*loops.front())
+                                 : scf::ForOp();
+  if (!kLoop || kLoop.getInitArgs().size() != 1)
+    return;
+  auto fill = kLoop.getInitArgs()[0].getDefiningOp<linalg::FillOp>();
+  TypedAttr value;
+  if (fill && matchPattern(fill.getInputs()[0], m_Constant(&value)) &&
+      value.getType() == getElementTypeOrSelf(fill.getResultTypes()[0]))
+    kLoop->setAttr(kFirstBlockInit, value);
+}
+
+/// Once the micro-kernels are emitted: a KC-block loop marked by
+/// markFirstBlockInit whose contraction tiles all became micro-kernels (they
+/// start the first block from the constant) no longer needs its C filled,
+/// so it starts from the fill's destination (the fill, a pass over the
+/// block of C, then folds away). A tile left a linalg op still reads the
+/// fill.
+static void dropFilledInits(Operation *root) {
+  root->walk([](scf::ForOp kLoop) {
+    if (!kLoop->hasAttr(kFirstBlockInit))
+      return;
+    kLoop->removeAttr(kFirstBlockInit);
+    bool allKernels = true;
+    kLoop.getBody()->walk([&](linalg::LinalgOp op) {
+      if (!isa<linalg::CopyOp>(op))
+        allKernels = false;
+    });
+    auto fill = kLoop.getInitArgs()[0].getDefiningOp<linalg::FillOp>();
+    if (allKernels && fill)
+      kLoop.getInitArgsMutable()[0].set(fill.getDpsInits()[0]);
+  });
+}
+
 /// Tiles one contraction into the loop nest of the file comment, leaving
 /// marked MR x NR tiles (static except at dynamic edges).
 static LogicalResult tileContraction(RewriterBase &rewriter,
@@ -760,10 +838,21 @@ static LogicalResult tileContraction(RewriterBase &rewriter,
     if (failed(kTiles))
       return failure();
     tiled = cast<linalg::LinalgOp>(kTiles->tiledOps.back());
+    markFirstBlockInit(kTiles->loops);
     if (plan.pack && !kTiles->loops.empty()) {
       Operation *kLoop = kTiles->loops.front().getOperation();
-      packOperand(rewriter, tiled, plan.aIndex, kLoop, plan.pad);
       packOperand(rewriter, tiled, plan.bIndex, kLoop, plan.pad);
+      // Level 2b: blocks of mcInner rows of A against the packed B.
+      if (plan.mcInner) {
+        SmallVector<int64_t> mBlock(numLoops, 0);
+        mBlock[plan.mDim] = plan.mcInner;
+        FailureOr<scf::SCFTilingResult> mTiles = rlx::tileAndReplace(
+            rewriter, tiled, mBlock, scf::SCFTilingOptions::LoopType::ForOp);
+        if (failed(mTiles))
+          return failure();
+        tiled = cast<linalg::LinalgOp>(mTiles->tiledOps.back());
+      }
+      packOperand(rewriter, tiled, plan.aIndex, kLoop, plan.pad);
     }
   }
 
@@ -910,18 +999,48 @@ static LogicalResult emitMicroKernel(RewriterBase &rewriter,
     rd[plan.nDim] = rewriter.getIndexAttr(pieces[piece].first);
     return rd;
   };
-  // Accumulators row-major: acc[i * numPieces + p].
+  // Accumulators row-major: acc[i * numPieces + p]; the C rows, or the
+  // constant of a detached fill, or (in a KC-block loop marked by
+  // markFirstBlockInit) the constant in the loop's first block and the C
+  // rows after it.
+  auto startRows = [&](OpBuilder &bld, Value constant) {
+    SmallVector<Value> rows;
+    for (int64_t i = 0; i < mSize; ++i)
+      for (int64_t p = 0; p < numPieces; ++p)
+        rows.push_back(
+            constant
+                ? vector::BroadcastOp::create(bld, loc, vecType(p), constant)
+                      .getResult()
+                : vector::TransferReadOp::create(
+                      bld, loc, vecType(p), c,
+                      indices(bld, cMap, rowDims(i, p)), zero,
+                      ArrayRef<bool>{true})
+                      .getResult());
+    return rows;
+  };
+  auto kLoop = op->getParentOfType<scf::ForOp>();
+  while (kLoop && !kLoop->hasAttr(kFirstBlockInit))
+    kLoop = kLoop->getParentOfType<scf::ForOp>();
   SmallVector<Value> acc;
-  for (int64_t i = 0; i < mSize; ++i)
-    for (int64_t p = 0; p < numPieces; ++p)
-      acc.push_back(
-          init ? vector::BroadcastOp::create(rewriter, loc, vecType(p), init)
-                     .getResult()
-               : vector::TransferReadOp::create(
-                     rewriter, loc, vecType(p), c,
-                     indices(rewriter, cMap, rowDims(i, p)), zero,
-                     ArrayRef<bool>{true})
-                     .getResult());
+  if (init || !kLoop) {
+    acc = startRows(rewriter, init);
+  } else {
+    Value first = arith::CmpIOp::create(rewriter, loc,
+                                        arith::CmpIPredicate::eq,
+                                        kLoop.getInductionVar(),
+                                        kLoop.getLowerBound());
+    auto value = cast<TypedAttr>(kLoop->getAttr(kFirstBlockInit));
+    auto start = scf::IfOp::create(
+        rewriter, loc, first,
+        [&](OpBuilder &bld, Location) {
+          Value constant = arith::ConstantOp::create(bld, loc, value);
+          scf::YieldOp::create(bld, loc, startRows(bld, constant));
+        },
+        [&](OpBuilder &bld, Location) {
+          scf::YieldOp::create(bld, loc, startRows(bld, Value()));
+        });
+    acc.assign(start.getResults().begin(), start.getResults().end());
+  }
 
   // The reduction loops (extent-1 dims need none).
   SmallVector<unsigned> kLoops;
@@ -1026,7 +1145,7 @@ struct RlxOptimizeContractionsPass
         op = *generic;
       }
       op = makeBContiguous(rewriter, op);
-      FailureOr<ContractionPlan> plan = planContraction(op, bits, threads);
+      FailureOr<ContractionPlan> plan = planContraction(op, bits, threads, reusePackedB);
       if (failed(plan))
         continue;
       // Threads only pay for themselves on large contractions
@@ -1045,6 +1164,7 @@ struct RlxOptimizeContractionsPass
         for (linalg::LinalgOp tileOp : rlx::takeMarked(root, kMarker))
           if (initValue)
             refillTile(rewriter, tileOp, initValue);
+        dropFilledInits(root);
         continue;
       }
       rlx::canonicalizeTiles(root);
@@ -1053,6 +1173,7 @@ struct RlxOptimizeContractionsPass
                                    initValue)) &&
             initValue)
           refillTile(rewriter, tileOp, initValue);
+      dropFilledInits(root);
     }
     // The copies made for the contractions (padded inputs, B in a layout
     // with n last) outside any loop are large passes over memory: on
