@@ -99,8 +99,10 @@ func.func @dk_sliding_window(%q: tensor<?x2x3x4xf32>, %k: tensor<?x2x5x4xf32>, %
 
 // -----
 
-// dv = P^T dy needs only P: two contractions (S and dv), no dP, no delta,
-// no dS. The [1, H, Sq, 1] bias broadcasts through constant-0 map results.
+// dv = P^T dy = E^T (dy / l) needs only E = exp(Z - max) and its row sums
+// l: two contractions (S and dv), no dP, no delta, no dS, and no divide of
+// the scores (dy's rows are divided by l instead). The [1, H, Sq, 1] bias
+// broadcasts through constant-0 map results.
 // CHECK-DAG: #[[HI:.+]] = affine_map<(d0, d1, d2, d3, d4) -> (d0, d1, d2, d4)>
 // CHECK-DAG: #[[HJ:.+]] = affine_map<(d0, d1, d2, d3, d4) -> (d0, d1, d3, d4)>
 // CHECK-DAG: #[[SCORE:.+]] = affine_map<(d0, d1, d2, d3, d4) -> (d0, d1, d2, d3)>
@@ -115,13 +117,14 @@ func.func @dk_sliding_window(%q: tensor<?x2x3x4xf32>, %k: tensor<?x2x5x4xf32>, %
 // CHECK: arith.addf
 // CHECK: %[[MAX:.+]] = linalg.generic
 // CHECK: %[[E:.+]] = linalg.generic {{.*}} ins(%[[Z]], %[[MAX]] :
-// CHECK: %[[SUM:.+]] = linalg.generic
-// CHECK: %[[P:.+]] = linalg.generic {{.*}} ins(%[[E]], %[[SUM]] :
+// CHECK: %[[SUM:.+]] = linalg.generic {{.*}} ins(%[[E]] :
+// CHECK: %[[DYL:.+]] = linalg.generic {{.*}} ins(%[[DY]], %[[SUM]] : tensor<2x2x3x4xf64>, tensor<2x2x3xf64>)
+// CHECK: arith.divf
 // CHECK: linalg.yield
-// dv[b,h,j,d] = sum_i P[b,h,i,j] dy[b,h,i,d]; nothing else
+// dv[b,h,j,d] = sum_i E[b,h,i,j] (dy / l)[b,h,i,d]; nothing else
 // CHECK-NOT: linalg.generic
 // CHECK-NOT: linalg.contract
-// CHECK: %[[DV:.+]] = linalg.contract indexing_maps = [#[[SCORE]], #[[HI]], #[[HJ]]] ins(%[[P]], %[[DY]] : {{.*}}) outs(%{{.+}} : tensor<2x2x5x4xf64>)
+// CHECK: %[[DV:.+]] = linalg.contract indexing_maps = [#[[SCORE]], #[[HI]], #[[HJ]]] ins(%[[E]], %[[DYL]] : {{.*}}) outs(%{{.+}} : tensor<2x2x5x4xf64>)
 // CHECK-NOT: linalg.
 // CHECK: return %[[DV]]
 func.func @dv_bias(%q: tensor<2x2x3x4xf64>, %k: tensor<2x2x5x4xf64>, %v: tensor<2x2x5x4xf64>, %dy: tensor<2x2x3x4xf64>, %b: tensor<1x2x3x1xf64>) -> tensor<2x2x5x4xf64> {
@@ -143,11 +146,12 @@ func.func @dv_bias(%q: tensor<2x2x3x4xf64>, %k: tensor<2x2x5x4xf64>, %v: tensor<
 // CHECK: %[[J:.+]] = linalg.index 3
 // CHECK: arith.cmpi sle, %[[J]]
 // CHECK: linalg.generic
+// CHECK: %[[E:.+]] = linalg.generic
 // CHECK: linalg.generic
-// CHECK: linalg.generic
-// CHECK: %[[P:.+]] = linalg.generic
+// dy / l in dy's sequence-major layout
+// CHECK: %[[DYL:.+]] = linalg.generic {indexing_maps = [#[[ROWS:map[0-9]*]], #{{.+}}, #[[ROWS]]]{{.*}} ins(%{{.+}}, %{{.+}} : tensor<?x4x3x2xf32>, tensor<?x3x4xf32>)
 // CHECK-NOT: linalg.generic
-// CHECK: %[[DV:.+]] = linalg.contract indexing_maps = [#[[SCORE]], #[[SEQ_I]], #[[SEQ_J]]] ins(%[[P]], %{{.+}} : {{.*}}) outs(%{{.+}} : tensor<?x4x3x2xf32>)
+// CHECK: %[[DV:.+]] = linalg.contract indexing_maps = [#[[SCORE]], #[[SEQ_I]], #[[SEQ_J]]] ins(%[[E]], %[[DYL]] : {{.*}}) outs(%{{.+}} : tensor<?x4x3x2xf32>)
 // CHECK-NOT: linalg.
 // CHECK: tensor.collapse_shape %[[DV]] {{.*}} into tensor<?x4x6xf32>
 func.func @dv_causal(%q: tensor<?x4x6xf32>, %dy: tensor<?x4x6xf32>) -> tensor<?x4x6xf32> {

@@ -142,3 +142,52 @@ func.func @layer_norm_gamma(%x: tensor<4096x1024xf32>, %dy: tensor<4096x1024xf32
   %r = rlx.layer_norm_backward_gamma %x, %dy {axis = -1 : i64, eps = 1.0e-05 : f32} : tensor<4096x1024xf32>, tensor<4096x1024xf32> -> tensor<1024xf32>
   return %r : tensor<1024xf32>
 }
+
+// -----
+
+// A producer that is also read outside linalg ops (here returned; in
+// attention's dv, by the micro-kernel of the E^T (dy / l) product) is
+// computed whole anyway: the row sums read it instead of recomputing the
+// max and the exponentials in their tile, so exp appears once.
+// CHECK-LABEL: func.func @shared_exp
+// CHECK: scf.for
+// CHECK: arith.maxnumf
+// CHECK: math.exp
+// CHECK-NOT: math.exp
+// CHECK: arith.addf
+// CHECK: arith.divf
+// CHECK-NOT: math.exp
+// CHECK: return
+#id = affine_map<(i, j) -> (i, j)>
+#row = affine_map<(i, j) -> (i)>
+func.func @shared_exp(%x: tensor<64x512xf32>, %dy: tensor<64x64xf32>) -> (tensor<64x512xf32>, tensor<64x64xf32>) {
+  %ninf = arith.constant 0xFF800000 : f32
+  %zero = arith.constant 0.0 : f32
+  %e0 = tensor.empty() : tensor<64xf32>
+  %minit = linalg.fill ins(%ninf : f32) outs(%e0 : tensor<64xf32>) -> tensor<64xf32>
+  %m = linalg.generic {indexing_maps = [#id, #row], iterator_types = ["parallel", "reduction"]} ins(%x : tensor<64x512xf32>) outs(%minit : tensor<64xf32>) {
+  ^bb0(%a: f32, %acc: f32):
+    %r = arith.maxnumf %a, %acc : f32
+    linalg.yield %r : f32
+  } -> tensor<64xf32>
+  %e1 = tensor.empty() : tensor<64x512xf32>
+  %e = linalg.generic {indexing_maps = [#id, #row, #id], iterator_types = ["parallel", "parallel"]} ins(%x, %m : tensor<64x512xf32>, tensor<64xf32>) outs(%e1 : tensor<64x512xf32>) {
+  ^bb0(%a: f32, %b: f32, %o: f32):
+    %d = arith.subf %a, %b : f32
+    %r = math.exp %d : f32
+    linalg.yield %r : f32
+  } -> tensor<64x512xf32>
+  %sinit = linalg.fill ins(%zero : f32) outs(%e0 : tensor<64xf32>) -> tensor<64xf32>
+  %s = linalg.generic {indexing_maps = [#id, #row], iterator_types = ["parallel", "reduction"]} ins(%e : tensor<64x512xf32>) outs(%sinit : tensor<64xf32>) {
+  ^bb0(%a: f32, %acc: f32):
+    %r = arith.addf %a, %acc : f32
+    linalg.yield %r : f32
+  } -> tensor<64xf32>
+  %e2 = tensor.empty() : tensor<64x64xf32>
+  %dyl = linalg.generic {indexing_maps = [#id, #row, #id], iterator_types = ["parallel", "parallel"]} ins(%dy, %s : tensor<64x64xf32>, tensor<64xf32>) outs(%e2 : tensor<64x64xf32>) {
+  ^bb0(%a: f32, %b: f32, %o: f32):
+    %r = arith.divf %a, %b : f32
+    linalg.yield %r : f32
+  } -> tensor<64x64xf32>
+  return %e, %dyl : tensor<64x512xf32>, tensor<64x64xf32>
+}

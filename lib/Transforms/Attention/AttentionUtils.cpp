@@ -244,7 +244,8 @@ static Value buildMaskedScores(OpBuilder &b, Location loc,
 AttentionProbs mlir::rlx::buildAttentionProbs(OpBuilder &b, Location loc,
                                               const AttentionSpec &spec,
                                               Value qView, Value kView,
-                                              Value mask, Value offset) {
+                                              Value mask, Value offset,
+                                              bool normalize) {
   MLIRContext *ctx = b.getContext();
   Type elementType = cast<ShapedType>(qView.getType()).getElementType();
   unsigned seqDim = spec.seqMajor ? 1 : 2;
@@ -276,8 +277,12 @@ AttentionProbs mlir::rlx::buildAttentionProbs(OpBuilder &b, Location loc,
   Value z = buildMaskedScores(b, loc, spec, scores, offset, mask);
 
   // P = softmax_j(Z): m = max_j Z, l = sum_j exp(Z - m), P = exp(Z - m) / l.
-  Value probs = buildSoftmax(b, loc, z, /*axis=*/spec.scoreRank() - 1);
-  return {scores, probs, offset};
+  int64_t axis = spec.scoreRank() - 1;
+  if (!normalize) {
+    SoftmaxParts parts = buildSoftmaxParts(b, loc, z, axis);
+    return {scores, parts.exp, offset, parts.sum};
+  }
+  return {scores, buildSoftmax(b, loc, z, axis), offset, Value()};
 }
 
 bool mlir::rlx::attentionBlocksApply(const AttentionSpec &spec, Value mask) {

@@ -102,15 +102,19 @@ AffineMap attentionScoreMap(MLIRContext *ctx, const AttentionSpec &spec);
 /// The probabilities of an attention op from the views of q and k and the
 /// (optional) mask operand. `offset` (index), if given, replaces Sk - Sq as
 /// the diagonal of the index-generated masks: a block of query rows starting
-/// at row i0 of a longer sequence passes Sk - Sq + i0.
+/// at row i0 of a longer sequence passes Sk - Sq + i0. Without `normalize`,
+/// `probs` is exp(Z - max_j Z), P times the row sums `sums` (P itself is a
+/// divide per score and a pass over the largest tile).
 struct AttentionProbs {
   Value scores; // S = q k^T (unscaled), [B, H, Sq, Sk] or [B, Hkv, G, Sq, Sk]
   Value probs;  // P = softmax_j(mask(softcap(scale * S)))
   Value offset; // off = Sk - Sq (index), for index-generated masks
+  Value sums;   // without normalize: [B, H, Sq] (or [B, Hkv, G, Sq])
 };
 AttentionProbs buildAttentionProbs(OpBuilder &b, Location loc,
                                    const AttentionSpec &spec, Value qView,
-                                   Value kView, Value mask, Value offset = {});
+                                   Value kView, Value mask, Value offset = {},
+                                   bool normalize = true);
 
 /// The map (b, h, [g,] i, j) -> the mask operand's indices (custom:
 /// `[B, Sk]` or `[B, H, Sq, Sk]`; bias: `[Sq, Sk]` or rank 4 with static-1

@@ -5,7 +5,7 @@
 // head h (every product a linalg.contract over (b,h,i,j,d) that indexes the
 // operands in their own layout):
 //
-//   value:        dv = P^T dy
+//   value:        dv = P^T dy = E^T (dy / l)   E = exp(Z - max_j Z), l = sum_j E
 //   query / key:  dP = dy v^T
 //                 delta[i] = sum_j dP[i,j] * P[i,j]
 //                 dS = scale * P * (dP - delta) * capFactor * keep
@@ -109,6 +109,26 @@ static Value buildScoreGradient(OpBuilder &b, Location loc,
       })[0];
 }
 
+/// dy[b,h,[g,]i,d] / l[b,h,[g,]i], the query rows of dy divided by the row
+/// sums of exp(Z - max): dv = P^T dy = E^T (dy / l) divides [rows, D]
+/// elements instead of the [rows, Sk] scores (the divide pass over P was a
+/// twelfth of wrt=value's time).
+static Value divideRowsOfQ(OpBuilder &b, Location loc,
+                           const AttentionSpec &spec, Value dy, Value sums) {
+  MLIRContext *ctx = b.getContext();
+  AffineMap scoreMap = attentionScoreMap(ctx, spec);
+  // Both maps without j (the last score dim), which neither reads.
+  SmallVector<AffineMap> maps = compressUnusedDims(SmallVector<AffineMap>{
+      attentionSeqMap(ctx, spec, kDimI),
+      scoreMap.dropResults(scoreMap.getNumResults() - 1)});
+  return buildGeneric(b, loc, {{dy, maps[0]}, {sums, maps[1]}},
+                      {{emptyLike(b, loc, dy), maps[0]}},
+                      [](OpBuilder &nb, Location nloc, ValueRange args) {
+                        return SmallVector<Value>{
+                            arith::DivFOp::create(nb, nloc, args[0], args[1])};
+                      })[0];
+}
+
 /// dq, dk or dv from the views (any number of batches and heads).
 /// `offset`, if given, is the diagonal of the index-generated masks (see
 /// buildAttentionProbs); `accInit`, if given, is what dk or dv accumulate
@@ -122,12 +142,16 @@ static Value buildAttentionGrad(OpBuilder &b, Location loc,
   AffineMap scoreMap = attentionScoreMap(ctx, spec);
   AffineMap rowsOfQ = attentionSeqMap(ctx, spec, kDimI);
   AffineMap rowsOfK = attentionSeqMap(ctx, spec, kDimJ);
-  AttentionProbs probs = buildAttentionProbs(b, loc, spec, q, k, mask, offset);
+  bool normalize = wrt != AttentionWrt::value;
+  AttentionProbs probs =
+      buildAttentionProbs(b, loc, spec, q, k, mask, offset, normalize);
   if (viewV) // v is only needed from here on
     v = attentionView(b, loc, spec, v, AttentionRole::Value);
-  // dv[b,h,j,d] = sum_{[g,]i} P * dy[b,h,[g,]i,d]
+  // dv[b,h,j,d] = sum_{[g,]i} E * (dy[b,h,[g,]i,d] / l[b,h,[g,]i])
   if (wrt == AttentionWrt::value)
-    return buildContraction(b, loc, probs.probs, scoreMap, dy, rowsOfQ,
+    return buildContraction(b, loc, probs.probs, scoreMap,
+                            divideRowsOfQ(b, loc, spec, dy, probs.sums),
+                            rowsOfQ,
                             accInit ? accInit : filledLike(b, loc, v, 0.0),
                             rowsOfK);
   // dP[b,h,[g,]i,j] = sum_d dy[b,h,[g,]i,d] * v[b,h,j,d].

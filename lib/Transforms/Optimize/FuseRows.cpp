@@ -19,7 +19,10 @@
 // (scf::tileConsumerAndFuseProducersUsingSCF). The row dims are the dims
 // through which the root reads the reduction-derived operands: the
 // statistics depend on nothing else, so no reduction is computed twice.
-// A row reduction is never split. A *column* reduction root (a generic
+// A row reduction is never split. A producer that is also read outside
+// linalg ops (by a contraction's micro-kernel loops) is computed whole
+// anyway, so the tiles read it instead of recomputing it. A *column*
+// reduction root (a generic
 // that sums over rows, innermost loop parallel: a norm's gamma or beta
 // gradient) is tiled along its rows by an scf.for that carries the sums,
 // with the statistics of each block of rows fused in; when large, its rows
@@ -341,6 +344,24 @@ static void splitIntoPartials(RewriterBase &rewriter, scf::ForOp loop,
   rewriter.replaceOp(loop, merge->getResults());
 }
 
+/// Whether `value` is also read by something other than linalg ops (or
+/// slices that only linalg ops read): a contraction's micro-kernel loops.
+/// Such a value is computed whole anyway, so a row tile reads it instead of
+/// recomputing it (attention's exp(Z - max) for wrt=value, which the dv
+/// product reads: its row sums would repeat the mask, max and exp).
+static bool readOutsideLinalg(Value value) {
+  auto linalgOnly = [](Value v) {
+    return llvm::all_of(v.getUsers(), [](Operation *user) {
+      return isa<linalg::LinalgOp>(user);
+    });
+  };
+  return !llvm::all_of(value.getUsers(), [&](Operation *user) {
+    if (auto slice = dyn_cast<tensor::ExtractSliceOp>(user))
+      return linalgOnly(slice.getResult());
+    return isa<linalg::LinalgOp>(user);
+  });
+}
+
 /// Tiles `root` by rows and fuses its linalg producers into the tile.
 static LogicalResult fuseRows(RewriterBase &rewriter, linalg::LinalgOp root,
                               const RowPlan &plan, int64_t partials) {
@@ -362,7 +383,8 @@ static LogicalResult fuseRows(RewriterBase &rewriter, linalg::LinalgOp root,
           bool) -> std::optional<scf::SCFTileAndFuseOptions::ControlFnResult> {
         Operation *op = producer.getOwner();
         if (!isa<linalg::LinalgOp, tensor::EmptyOp>(op) ||
-            (plan.columns && isa<BlockArgument>(slice.getSource())))
+            (plan.columns && isa<BlockArgument>(slice.getSource())) ||
+            readOutsideLinalg(producer))
           return std::nullopt;
         return scf::SCFTileAndFuseOptions::ControlFnResult{};
       });

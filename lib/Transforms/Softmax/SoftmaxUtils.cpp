@@ -53,14 +53,19 @@ Value mlir::rlx::buildShiftedExpOverAxis(OpBuilder &b, Location loc, Value x,
       });
 }
 
-Value mlir::rlx::buildSoftmax(OpBuilder &b, Location loc, Value x,
-                              int64_t axis) {
+SoftmaxParts mlir::rlx::buildSoftmaxParts(OpBuilder &b, Location loc, Value x,
+                                          int64_t axis) {
   // e = exp(x - m) once: the sum and the quotient read it (rlx-fuse-rows
   // keeps its row block in cache), half the exponentials of computing it
   // for each.
   Value m = buildMaxOverAxis(b, loc, x, axis);
   Value e = buildShiftedExpOverAxis(b, loc, x, m, axis);
-  Value s = buildSum(b, loc, e, {axis});
+  return {e, buildSum(b, loc, e, {axis})};
+}
+
+Value mlir::rlx::buildSoftmax(OpBuilder &b, Location loc, Value x,
+                              int64_t axis) {
+  auto [e, s] = buildSoftmaxParts(b, loc, x, axis);
   return buildBroadcastElementwise(
       b, loc, {e}, {s}, {axis},
       [](OpBuilder &nb, Location nloc, ValueRange args) -> Value {

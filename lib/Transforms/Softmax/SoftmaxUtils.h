@@ -25,8 +25,16 @@ Value buildSumExpOverAxis(OpBuilder &b, Location loc, Value x, Value m,
 Value buildShiftedExpOverAxis(OpBuilder &b, Location loc, Value x, Value m,
                               int64_t axis);
 
-/// y = e / s along `axis`, e = exp(x - m) and s = sum(e): the max, e, its
-/// sum and one broadcasting elementwise generic.
+/// e = exp(x - m) along `axis` (m = max of x) and its sum s: softmax(x) =
+/// e / s, for consumers that divide something smaller than e by s.
+struct SoftmaxParts {
+  Value exp, sum;
+};
+SoftmaxParts buildSoftmaxParts(OpBuilder &b, Location loc, Value x,
+                               int64_t axis);
+
+/// y = e / s along `axis` (buildSoftmaxParts): the max, e, its sum and one
+/// broadcasting elementwise generic.
 Value buildSoftmax(OpBuilder &b, Location loc, Value x, int64_t axis);
 
 /// exp(x - m) for scalars.
