@@ -776,6 +776,8 @@ static void dropFilledInits(Operation *root) {
     if (!kLoop->hasAttr(kFirstBlockInit))
       return;
     kLoop->removeAttr(kFirstBlockInit);
+    if (kLoop.getInitArgs().size() != 1)
+      return;
     bool allKernels = true;
     kLoop.getBody()->walk([&](linalg::LinalgOp op) {
       if (!isa<linalg::CopyOp>(op))
