@@ -80,7 +80,8 @@ struct FunctionSignature {
 
 /// The number of threads the parallel loops of compiled code run on
 /// (OpenMP). The default is the environment's RLX_NUM_THREADS (read once,
-/// at the first call), else the number of cores. Results do not depend on it (no reduction is split).
+/// at the first call), else the number of cores. Results do not depend on
+/// it (no reduction is split).
 void setNumThreads(int numThreads);
 int getNumThreads();
 

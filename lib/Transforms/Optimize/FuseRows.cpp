@@ -22,13 +22,12 @@
 // A row reduction is never split. A producer that is also read outside
 // linalg ops (by a contraction's micro-kernel loops) is computed whole
 // anyway, so the tiles read it instead of recomputing it. A *column*
-// reduction root (a generic
-// that sums over rows, innermost loop parallel: a norm's gamma or beta
-// gradient) is tiled along its rows by an scf.for that carries the sums,
-// with the statistics of each block of rows fused in; when large, its rows
-// are split into a fixed number of partial sums (set by the shape, never
-// by the thread count) on threads, added in a fixed order after. So a
-// result is bitwise the same for any thread count.
+// reduction root (a generic that sums over rows, innermost loop parallel:
+// a norm's gamma or beta gradient) is tiled along its rows by an scf.for
+// that carries the sums, with the statistics of each block of rows fused
+// in; when large, its rows are split into a fixed number of partial sums
+// (set by the shape, never by the thread count) on threads, added in a
+// fixed order after. So a result is bitwise the same for any thread count.
 //
 // The pass also marks the combining arith.addf/mulf of every reduction
 // generic `reassoc`: LLVM may then vectorize the reduction loop (partial sums

@@ -33,10 +33,9 @@
 // C is never filled: the accumulators start as the constant; with several
 // KC blocks, those of the first block do (an scf.if on the block index).
 // Otherwise the blocks of C fill their own tile (the fill of C is fused
-// in). When an
-// input is a small zero padding (tensor.pad) of a convolution plane, the
-// blocks are whole planes that pad their part in cache (planeDims: a
-// depthwise convolution and its weight gradient). The large copies left
+// in). When an input is a small zero padding (tensor.pad) of a convolution
+// plane, the blocks are whole planes that pad their part in cache
+// (planeDims: a depthwise convolution and its weight gradient). The large copies left
 // outside any loop (a dense convolution's padded input, dy transposed with
 // n last, a strided input split into stride phases) become scf.foralls.
 //
@@ -750,6 +749,16 @@ static SmallVector<unsigned> planeDims(linalg::LinalgOp op,
   return widened;
 }
 
+/// The linalg.fill of a constant (of the element type) that defines `c`, with
+/// the constant in `value`; null when `c` is not such a fill.
+static linalg::FillOp constantFill(Value c, TypedAttr &value) {
+  auto fill = c.getDefiningOp<linalg::FillOp>();
+  if (!fill || !matchPattern(fill.getInputs()[0], m_Constant(&value)) ||
+      value.getType() != getElementTypeOrSelf(c.getType()))
+    return {};
+  return fill;
+}
+
 /// Marks the KC-block loop (`loops`: one scf.for) with kFirstBlockInit when
 /// its C starts as a linalg.fill of a constant, so that its micro-kernels
 /// need not read the filled C in the first block (dropFilledInits).
@@ -758,10 +767,8 @@ static void markFirstBlockInit(ArrayRef<LoopLikeOpInterface> loops) {
                                  : scf::ForOp();
   if (!kLoop || kLoop.getInitArgs().size() != 1)
     return;
-  auto fill = kLoop.getInitArgs()[0].getDefiningOp<linalg::FillOp>();
   TypedAttr value;
-  if (fill && matchPattern(fill.getInputs()[0], m_Constant(&value)) &&
-      value.getType() == getElementTypeOrSelf(fill.getResultTypes()[0]))
+  if (constantFill(kLoop.getInitArgs()[0], value))
     kLoop->setAttr(kFirstBlockInit, value);
 }
 
@@ -923,10 +930,9 @@ static TypedAttr detachInitFill(RewriterBase &rewriter, linalg::LinalgOp op,
   if (plan.kc != 0 || !plan.outerK.empty())
     return {};
   OpOperand &init = op.getDpsInitsMutable()[0];
-  auto fill = init.get().getDefiningOp<linalg::FillOp>();
   TypedAttr value;
-  if (!fill || !matchPattern(fill.getInputs()[0], m_Constant(&value)) ||
-      value.getType() != getElementTypeOrSelf(init.get().getType()))
+  linalg::FillOp fill = constantFill(init.get(), value);
+  if (!fill)
     return {};
   rewriter.modifyOpInPlace(op, [&] { init.set(fill.getDpsInits()[0]); });
   return value;
@@ -1147,7 +1153,8 @@ struct RlxOptimizeContractionsPass
         op = *generic;
       }
       op = makeBContiguous(rewriter, op);
-      FailureOr<ContractionPlan> plan = planContraction(op, bits, threads, reusePackedB);
+      FailureOr<ContractionPlan> plan =
+          planContraction(op, bits, threads, reusePackedB);
       if (failed(plan))
         continue;
       // Threads only pay for themselves on large contractions
