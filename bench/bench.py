@@ -14,7 +14,9 @@ Contraction rows also print GFLOPS and the percentage of the FMA peak that
 a small vector-FMA kernel (compiled by rlx) measures at the start of the same
 run, per thread count. torch uses OpenBLAS for matmul (Debian's
 libopenblas0-pthread is installed when missing) and oneDNN for convolutions;
-the BLAS and OPENBLAS_CORETYPE are printed. `--rss CASE_FUNCTION` runs one
+the BLAS and OPENBLAS_CORETYPE are printed (an inherited
+OPENBLAS_CORETYPE is dropped so that OpenBLAS detects the host;
+RLX_BENCH_OPENBLAS_CORETYPE sets one). `--rss CASE_FUNCTION` runs one
 case's rlx function alone, without torch, and prints the process's peak RSS
 (used for the memory rows).
 
@@ -40,8 +42,23 @@ import time
 MALLOC_TUNABLES = ("glibc.malloc.mmap_threshold=33554432:"
                    "glibc.malloc.trim_threshold=1073741824:"
                    "glibc.malloc.hugetlb=1")
-if "GLIBC_TUNABLES" not in os.environ:
-    os.environ["GLIBC_TUNABLES"] = MALLOC_TUNABLES
+# torch at its best: OpenBLAS picks its kernels for the host unless
+# OPENBLAS_CORETYPE names a core. An inherited one is dropped (the Zen 5 VM
+# of 2026-12-07 set Haswell, OpenBLAS's AVX2 kernels: torch's 1024^3 matmul
+# ran at 96 GFLOPS, 177 with the detected Cooperlake kernels);
+# RLX_BENCH_OPENBLAS_CORETYPE sets one on purpose. The inherited value is
+# printed with the BLAS line.
+INHERITED_CORETYPE = os.environ.get("RLX_BENCH_INHERITED_CORETYPE",
+                                    os.environ.get("OPENBLAS_CORETYPE"))
+WANTED_CORETYPE = os.environ.get("RLX_BENCH_OPENBLAS_CORETYPE")
+if (os.environ.get("OPENBLAS_CORETYPE") != WANTED_CORETYPE
+        or "GLIBC_TUNABLES" not in os.environ):
+    os.environ.setdefault("GLIBC_TUNABLES", MALLOC_TUNABLES)
+    if INHERITED_CORETYPE is not None:
+        os.environ["RLX_BENCH_INHERITED_CORETYPE"] = INHERITED_CORETYPE
+    os.environ.pop("OPENBLAS_CORETYPE", None)
+    if WANTED_CORETYPE is not None:
+        os.environ["OPENBLAS_CORETYPE"] = WANTED_CORETYPE
     os.execv(sys.executable, [sys.executable] + sys.argv)
 
 
@@ -511,8 +528,10 @@ def attention_case(wrt, b=2, h=8, s=512, d=64, runs=5, rss=False):
     y = torch.matmul(p, ts[2])
     wrt_t = ts[("query", "key", "value").index(wrt)]
     # S = q k^T, then dv = P^T dy (value) or dP = dy v^T and dS k / dS^T q:
-    # 2 or 3 [S, S] x D products per head (causal: counted in full).
-    flops = 2.0 * b * h * s * s * d * (2 if wrt == "value" else 3)
+    # 2 or 3 [S, S] x D products per head, of which causal needs only the
+    # s (s + 1) / 2 scores a query sees (counted in full, the dense count,
+    # before 2026-12-07 08:00: up to 104% of the FMA peak on the Zen 5 VM).
+    flops = 2.0 * b * h * (s * (s + 1) / 2) * d * (2 if wrt == "value" else 3)
     return Case(name, text, [q, k, v, dy], grad_fn(y, wrt_t, dy), runs=runs,
                 flops=flops, rss=rss)
 
@@ -713,6 +732,8 @@ def blas_info():
     libs = openblas_libs()
     info = ", ".join(os.path.realpath(l) for l in libs) or "none loaded"
     core = os.environ.get("OPENBLAS_CORETYPE", "unset (auto-detected)")
+    if INHERITED_CORETYPE is not None and "OPENBLAS_CORETYPE" not in os.environ:
+        core += " (the caller's %s dropped)" % INHERITED_CORETYPE
     for lib in libs:
         try:
             h = ctypes.CDLL(lib)
