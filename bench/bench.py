@@ -42,24 +42,20 @@ import time
 MALLOC_TUNABLES = ("glibc.malloc.mmap_threshold=33554432:"
                    "glibc.malloc.trim_threshold=1073741824:"
                    "glibc.malloc.hugetlb=1")
+if "GLIBC_TUNABLES" not in os.environ:
+    os.environ["GLIBC_TUNABLES"] = MALLOC_TUNABLES
+    os.execv(sys.executable, [sys.executable] + sys.argv)
+
 # torch at its best: OpenBLAS picks its kernels for the host unless
 # OPENBLAS_CORETYPE names a core. An inherited one is dropped (the Zen 5 VM
 # of 2026-12-07 set Haswell, OpenBLAS's AVX2 kernels: torch's 1024^3 matmul
 # ran at 96 GFLOPS, 177 with the detected Cooperlake kernels);
-# RLX_BENCH_OPENBLAS_CORETYPE sets one on purpose. The inherited value is
-# printed with the BLAS line.
-INHERITED_CORETYPE = os.environ.get("RLX_BENCH_INHERITED_CORETYPE",
-                                    os.environ.get("OPENBLAS_CORETYPE"))
-WANTED_CORETYPE = os.environ.get("RLX_BENCH_OPENBLAS_CORETYPE")
-if (os.environ.get("OPENBLAS_CORETYPE") != WANTED_CORETYPE
-        or "GLIBC_TUNABLES" not in os.environ):
-    os.environ.setdefault("GLIBC_TUNABLES", MALLOC_TUNABLES)
-    if INHERITED_CORETYPE is not None:
-        os.environ["RLX_BENCH_INHERITED_CORETYPE"] = INHERITED_CORETYPE
-    os.environ.pop("OPENBLAS_CORETYPE", None)
-    if WANTED_CORETYPE is not None:
-        os.environ["OPENBLAS_CORETYPE"] = WANTED_CORETYPE
-    os.execv(sys.executable, [sys.executable] + sys.argv)
+# RLX_BENCH_OPENBLAS_CORETYPE sets one on purpose. OpenBLAS reads the
+# variable when it is loaded (numpy's and torch's imports below), so no
+# re-exec is needed; the dropped value is printed with the BLAS line.
+INHERITED_CORETYPE = os.environ.pop("OPENBLAS_CORETYPE", None)
+if "RLX_BENCH_OPENBLAS_CORETYPE" in os.environ:
+    os.environ["OPENBLAS_CORETYPE"] = os.environ["RLX_BENCH_OPENBLAS_CORETYPE"]
 
 
 def ensure_openblas():
