@@ -5,6 +5,8 @@
 // RUN:   | FileCheck %s --check-prefix=ONE
 // RUN: rlx-opt %s --split-input-file --rlx-vectorize-rows='vector-bits=512 column-rows=0' \
 // RUN:   | FileCheck %s --check-prefix=ROWS1
+// RUN: rlx-opt %s --split-input-file --rlx-vectorize-rows='vector-bits=512 fast-maxima=0' \
+// RUN:   | FileCheck %s --check-prefix=MAXNUM
 // RUN: rlx-opt %s --split-input-file --rlx-vectorize-rows='vector-bits=512' \
 // RUN:   --one-shot-bufferize='bufferize-function-boundaries function-boundary-type-conversion=identity-layout-map' \
 // RUN:   | FileCheck %s --check-prefix=BUF
@@ -292,4 +294,60 @@ func.func @triangle() -> tensor<32x32xf32> {
     linalg.yield %v : f32
   } -> tensor<32x32xf32>
   return %r : tensor<32x32xf32>
+}
+
+// -----
+
+// A softmax's row maximum over a dynamic row length (attention's causal
+// blocks), from a -inf fill: the partial maxima start at -inf (not
+// maxnumf's neutral NaN), so they are never NaN and each step is a compare
+// and select (vmaxps); the horizontal maximum is a tree of half-width
+// maxnumf (16 -> 8 -> 4 -> 2 -> 1), then the scalar remainder. With
+// fast-maxima=0: the NaN start, maxnumf in the loop, one vector.reduction.
+// CHECK-LABEL: func.func @row_max
+// CHECK-DAG: %[[NINF:.*]] = arith.constant dense<0xFF800000> : vector<16xf32>
+// CHECK: scf.for {{.*}} iter_args(%[[ACC:.*]] = %[[NINF]]) -> (vector<16xf32>)
+// CHECK: %[[GT:.*]] = arith.cmpf ogt, %[[X:.*]], %[[ACC]] : vector<16xf32>
+// CHECK: arith.select %[[GT]], %[[X]], %[[ACC]] : vector<16xi1>, vector<16xf32>
+// CHECK-NOT: vector.reduction
+// CHECK: arith.maxnumf {{.*}} : vector<8xf32>
+// CHECK: arith.maxnumf {{.*}} : vector<4xf32>
+// CHECK: arith.maxnumf {{.*}} : vector<2xf32>
+// CHECK: arith.maxnumf {{.*}} : vector<1xf32>
+// CHECK: linalg.generic
+// CHECK: arith.maxnumf {{.*}} : f32
+// MAXNUM-LABEL: func.func @row_max
+// MAXNUM: scf.for {{.*}} -> (vector<16xf32>)
+// MAXNUM-NOT: arith.select
+// MAXNUM: arith.maxnumf {{.*}} : vector<16xf32>
+// MAXNUM: vector.reduction <maxnumf>
+func.func @row_max(%x: tensor<4x?xf32>) -> tensor<4xf32> {
+  %ninf = arith.constant 0xFF800000 : f32
+  %e = tensor.empty() : tensor<4xf32>
+  %f = linalg.fill ins(%ninf : f32) outs(%e : tensor<4xf32>) -> tensor<4xf32>
+  %0 = linalg.generic {indexing_maps = [affine_map<(i, j) -> (i, j)>, affine_map<(i, j) -> (i)>], iterator_types = ["parallel", "reduction"]} ins(%x : tensor<4x?xf32>) outs(%f : tensor<4xf32>) {
+  ^bb0(%a: f32, %o: f32):
+    %m = arith.maxnumf %a, %o : f32
+    linalg.yield %m : f32
+  } -> tensor<4xf32>
+  return %0 : tensor<4xf32>
+}
+
+// -----
+
+// A row maximum whose init is not known to be a number (an argument) keeps
+// maxnumf's NaN start and maxnumf in the loop: a NaN init would otherwise
+// stick, x > NaN being false.
+// CHECK-LABEL: func.func @row_max_any_init
+// CHECK: scf.for {{.*}} -> (vector<16xf32>)
+// CHECK-NOT: arith.select
+// CHECK: arith.maxnumf {{.*}} : vector<16xf32>
+// CHECK: arith.maxnumf {{.*}} : vector<8xf32>
+func.func @row_max_any_init(%x: tensor<4x?xf32>, %init: tensor<4xf32>) -> tensor<4xf32> {
+  %0 = linalg.generic {indexing_maps = [affine_map<(i, j) -> (i, j)>, affine_map<(i, j) -> (i)>], iterator_types = ["parallel", "reduction"]} ins(%x : tensor<4x?xf32>) outs(%init : tensor<4xf32>) {
+  ^bb0(%a: f32, %o: f32):
+    %m = arith.maxnumf %a, %o : f32
+    linalg.yield %m : f32
+  } -> tensor<4xf32>
+  return %0 : tensor<4xf32>
 }

@@ -485,6 +485,13 @@ def RlxVectorizeRows : Pass<"rlx-vectorize-rows"> {
            "reduced, columns vectorized) adds 4 rows to each accumulator "
            "vector in registers before storing it, in row order (bitwise "
            "the same sums); off: a load, add and store per row">,
+    Option<"fastMaxima", "fast-maxima", "bool", /*default=*/"true",
+           "A row maximum (maxnumf) whose init is a number (softmax's "
+           "-inf) keeps partial maxima that start at -inf instead of NaN, "
+           "so that they are never NaN and each step is one compare and "
+           "select (one vmaxps, not four instructions in the chain), and "
+           "every horizontal maximum is a tree of half-width maxima, not a "
+           "chain over the lanes; exactly the same results">,
   ];
   let dependentDialects = [
     "::mlir::arith::ArithDialect", "::mlir::linalg::LinalgDialect",

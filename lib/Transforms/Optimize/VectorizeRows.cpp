@@ -153,6 +153,61 @@ static void markTiles(const scf::SCFTilingResult &result) {
     mark(init.getDefiningOp());
 }
 
+/// Whether `value` is (a slice of) a linalg.fill of a float constant that
+/// is not NaN.
+static bool isNumberFill(Value value) {
+  while (auto slice = value.getDefiningOp<tensor::ExtractSliceOp>())
+    value = slice.getSource();
+  auto fill = value.getDefiningOp<linalg::FillOp>();
+  FloatAttr number;
+  return fill && matchPattern(fill.value(), m_Constant(&number)) &&
+         !number.getValue().isNaN();
+}
+
+/// Whether the body of `op` combines its init `init` by maxnumf.
+static bool isMaxNumCombiner(linalg::LinalgOp op, OpOperand &init) {
+  auto yield = cast<linalg::YieldOp>(op.getBlock()->getTerminator());
+  Value value = yield.getOperand(init.getOperandNumber() - op.getNumDpsInputs());
+  auto max = value.getDefiningOp<arith::MaxNumFOp>();
+  return max &&
+         llvm::is_contained(max->getOperands(), op.getMatchingBlockArgument(&init));
+}
+
+/// fast-maxima, before tiling `op` (tileRows: its row tiles then read
+/// their rows of these inits, untouched): the inits of `op`'s maxnumf
+/// reductions that start from a number (softmax's -inf fill).
+static SmallVector<bool> maximaFromNumbers(linalg::LinalgOp op) {
+  SmallVector<bool> fromNumber;
+  for (OpOperand &init : op.getDpsInitsMutable())
+    fromNumber.push_back(isNumberFill(init.get()) &&
+                         isMaxNumCombiner(op, init));
+  return fromNumber;
+}
+
+/// fast-maxima, after tiling: the partial maxima of a reduction whose init
+/// is a number start at -inf instead of maxnumf's neutral NaN. The merge
+/// takes the maximum of the partials and that number, which a NaN partial
+/// (skipped) and a -inf one (below it) leave alike: the result is the same,
+/// and the partials are never NaN (maxnumf with a number is a number), which
+/// selectMaxima uses.
+static void startMaximaAtMinusInf(RewriterBase &rewriter,
+                                  const scf::SCFTilingResult &result,
+                                  ArrayRef<bool> fromNumber) {
+  for (auto [init, number] : llvm::zip(result.initialValues, fromNumber)) {
+    auto fill = init.getDefiningOp<linalg::FillOp>();
+    auto type = fill ? dyn_cast<FloatType>(fill.value().getType()) : nullptr;
+    if (!number || !type)
+      continue;
+    rewriter.setInsertionPoint(fill);
+    Value minusInf = arith::ConstantOp::create(
+        rewriter, fill.getLoc(), type,
+        rewriter.getFloatAttr(
+            type, APFloat::getInf(type.getFloatSemantics(), /*Negative=*/true)));
+    rewriter.modifyOpInPlace(
+        fill, [&] { fill.getInputsMutable()[0].assign(minusInf); });
+  }
+}
+
 /// Peels the remainder iteration of each `scf.for` in `loops`.
 static void peel(RewriterBase &rewriter, ArrayRef<LoopLikeOpInterface> loops) {
   for (LoopLikeOpInterface loop : loops) {
@@ -285,8 +340,10 @@ static FailureOr<TilingInterface> tileOuter(RewriterBase &rewriter,
 
 /// Level 2 of the file comment: V-wide tiles of the innermost dim of the
 /// row tile `op`, partial sums when it reduces; the remainder peeled.
+/// `fromNumber` (maximaFromNumbers, or empty) marks the inits whose partial
+/// maxima start at -inf.
 static LogicalResult tileLanes(RewriterBase &rewriter, TilingInterface op,
-                               int64_t lanes) {
+                               int64_t lanes, ArrayRef<bool> fromNumber) {
   auto linalgOp = cast<linalg::LinalgOp>(op.getOperation());
   unsigned inner = linalgOp.getNumLoops() - 1;
   SmallVector<int64_t> sizes(linalgOp.getNumLoops(), 0);
@@ -305,6 +362,7 @@ static LogicalResult tileLanes(RewriterBase &rewriter, TilingInterface op,
   if (failed(result))
     return failure();
   rewriter.replaceOp(op, result->replacements);
+  startMaximaAtMinusInf(rewriter, *result, fromNumber);
   markTiles(*result);
   peel(rewriter, result->loops);
   return success();
@@ -351,10 +409,13 @@ splitRemainder(RewriterBase &rewriter, TilingInterface op, int64_t lanes) {
 /// layer norm's three fused sums at 4 vectors each ran 2.4 -> 3.2 ms.
 static LogicalResult tileRows(RewriterBase &rewriter, linalg::GenericOp op,
                               int64_t lanes, int64_t reductionVectors,
-                              RowLoopOptions rowLoop, bool columnRows) {
+                              RowLoopOptions rowLoop, bool columnRows,
+                              bool fastMaxima) {
   unsigned inner = op.getNumLoops() - 1;
   int64_t range = op.getStaticLoopRanges()[inner];
   int64_t vectors = reductionVectors / op.getNumDpsInits();
+  SmallVector<bool> fromNumber =
+      fastMaxima ? maximaFromNumbers(op) : SmallVector<bool>();
   if (linalg::isReductionIterator(op.getIteratorTypesArray()[inner]) &&
       vectors > 1 && !ShapedType::isDynamic(range) && range >= lanes * vectors)
     lanes *= vectors;
@@ -365,7 +426,7 @@ static LogicalResult tileRows(RewriterBase &rewriter, linalg::GenericOp op,
   FailureOr<TilingInterface> main = splitRemainder(rewriter, *row, lanes);
   if (failed(main))
     return failure();
-  return tileLanes(rewriter, *main, lanes);
+  return tileLanes(rewriter, *main, lanes, fromNumber);
 }
 
 /// Marks the horizontal sums and products this pass made (the reduction of
@@ -386,6 +447,71 @@ reassociateHorizontalReductions(Operation *root,
       return;
     op.setFastmath(op.getFastmath() | arith::FastMathFlags::reassoc);
   });
+}
+
+/// fast-maxima: in a loop whose vector iter_arg starts at a number and is
+/// yielded as maxnumf(x, arg), arg is never NaN, so maxnumf(x, arg) is
+/// x > arg ? x : arg: one vmaxps on x86, where maxnumf is a compare, an
+/// unordered compare, an or and a blend, all in the loop-carried chain
+/// (attention's row maxima over dynamic-length rows, one accumulator,
+/// waited 5 cycles per vector).
+static void selectMaxima(RewriterBase &rewriter, Operation *root) {
+  root->walk([&](scf::ForOp loop) {
+    auto yield = cast<scf::YieldOp>(loop.getBody()->getTerminator());
+    for (auto [arg, init, next] : llvm::zip(
+             loop.getRegionIterArgs(), loop.getInitArgs(), yield.getOperands())) {
+      auto max = next.getDefiningOp<arith::MaxNumFOp>();
+      DenseFPElementsAttr start;
+      if (!isa<VectorType>(arg.getType()) || !max ||
+          !matchPattern(init, m_Constant(&start)) || !start.isSplat() ||
+          start.getSplatValue<APFloat>().isNaN() ||
+          !llvm::is_contained(max->getOperands(), arg))
+        continue;
+      Value x = max.getLhs() == arg ? max.getRhs() : max.getLhs();
+      rewriter.setInsertionPoint(max);
+      Value greater = arith::CmpFOp::create(
+          rewriter, max.getLoc(), arith::CmpFPredicate::OGT, x, arg);
+      rewriter.replaceOpWithNewOp<arith::SelectOp>(max, greater, x, arg);
+    }
+  });
+}
+
+/// fast-maxima: the horizontal maxima and minima this pass made as a tree
+/// of half-width ops (exact: they are associative and commutative); LLVM
+/// expands a vector.reduction <maxnumf> lane by lane, a chain of 16
+/// NaN-checked steps per row of f32.
+static void treeReduceMaxima(RewriterBase &rewriter, Operation *root,
+                             const llvm::SmallPtrSetImpl<Operation *> &old) {
+  SmallVector<vector::ReductionOp> reductions;
+  root->walk([&](vector::ReductionOp op) {
+    vector::CombiningKind kind = op.getKind();
+    int64_t n = op.getSourceVectorType().getNumElements();
+    if (!old.contains(op) && op.getSourceVectorType().getRank() == 1 &&
+        n > 1 && llvm::isPowerOf2_64(n) &&
+        (kind == vector::CombiningKind::MAXNUMF ||
+         kind == vector::CombiningKind::MINNUMF ||
+         kind == vector::CombiningKind::MAXIMUMF ||
+         kind == vector::CombiningKind::MINIMUMF))
+      reductions.push_back(op);
+  });
+  for (vector::ReductionOp op : reductions) {
+    rewriter.setInsertionPoint(op);
+    Location loc = op.getLoc();
+    Value v = op.getVector();
+    for (int64_t n = op.getSourceVectorType().getNumElements(); n > 1; n /= 2) {
+      auto half = [&](int64_t offset) {
+        return vector::ExtractStridedSliceOp::create(rewriter, loc, v, {offset},
+                                                     {n / 2}, {1});
+      };
+      v = vector::makeArithReduction(rewriter, loc, op.getKind(), half(0),
+                                     half(n / 2));
+    }
+    Value result = vector::ExtractOp::create(rewriter, loc, v, 0);
+    if (Value acc = op.getAcc())
+      result = vector::makeArithReduction(rewriter, loc, op.getKind(), result,
+                                          acc);
+    rewriter.replaceOp(op, result);
+  }
 }
 
 namespace {
@@ -425,7 +551,7 @@ struct RlxVectorizeRowsPass
     for (auto [op, lanes] : candidates) {
       unshareFills(rewriter, op);
       (void)tileRows(rewriter, op, lanes, reductionVectors, rowLoop,
-                     columnRows);
+                     columnRows, fastMaxima);
     }
 
     // Peeling made the main tiles' sizes constant: fold them into the types,
@@ -466,6 +592,8 @@ struct RlxVectorizeRowsPass
     vector::populateVectorBroadcastLoweringPatterns(patterns);
     (void)applyPatternsGreedily(root, std::move(patterns));
     reassociateHorizontalReductions(root, earlierReductions);
+    if (fastMaxima)
+      treeReduceMaxima(rewriter, root, earlierReductions);
 
     // The partial sums live in registers across the tile loop (after the
     // patterns: the transfers' indices are then the same constants): hoist the
@@ -489,6 +617,8 @@ struct RlxVectorizeRowsPass
     // along the loop and written once before being read back: fold them
     // away, so that no per-row buffer is left for them.
     rlx::applyWithCanonicalization(root, RewritePatternSet(ctx));
+    if (fastMaxima)
+      selectMaxima(rewriter, root);
   }
 };
 } // namespace
