@@ -2,6 +2,7 @@
 // RUN: rlx-opt %s --split-input-file --rlx-to-linalg --rlx-fuse-rows='reassociate-reductions=0 row-tile-elements=4096' | FileCheck %s --check-prefix=NOREASSOC
 // RUN: rlx-opt %s --split-input-file --rlx-to-linalg --rlx-fuse-rows='max-fused-ops=3' | FileCheck %s --check-prefix=BOUND
 // RUN: rlx-opt %s --split-input-file --rlx-to-linalg --rlx-fuse-rows='column-partials=1 row-tile-elements=4096' --cse --canonicalize | FileCheck %s --check-prefix=ONESUM
+// RUN: rlx-opt %s --split-input-file --rlx-to-linalg --rlx-fuse-rows='yield-shared=0 row-tile-elements=4096' --cse --canonicalize | FileCheck %s --check-prefix=WHOLE
 
 // layer_norm_backward_input: one scf.forall over blocks of 4 rows (4 x 1024
 // = row-tile-elements) holding both statistic passes (sum(x), then the
@@ -147,17 +148,30 @@ func.func @layer_norm_gamma(%x: tensor<4096x1024xf32>, %dy: tensor<4096x1024xf32
 
 // A producer that is also read outside linalg ops (here returned; in
 // attention's dv, by the micro-kernel of the E^T (dy / l) product) is
-// computed whole anyway: the row sums read it instead of recomputing the
-// max and the exponentials in their tile, so exp appears once.
+// computed once: with yield-shared, in the row loop of the tail, one row
+// per iteration (max, exp, the row sum and the divide on the same row), its
+// rows yielded from the loop for the other reader; with yield-shared=0,
+// whole in its own row loop, which the row sums then read.
 // CHECK-LABEL: func.func @shared_exp
-// CHECK: scf.for
+// CHECK: %[[LOOP:.*]]:2 = scf.for {{.*}} step %c1 {{.*}} -> (tensor<64x64xf32>, tensor<64x512xf32>)
 // CHECK: arith.maxnumf
 // CHECK: math.exp
 // CHECK-NOT: math.exp
 // CHECK: arith.addf
 // CHECK: arith.divf
+// CHECK: scf.yield
 // CHECK-NOT: math.exp
-// CHECK: return
+// CHECK: return %[[LOOP]]#1, %[[LOOP]]#0
+// WHOLE-LABEL: func.func @shared_exp
+// WHOLE: %[[E:.*]] = scf.for
+// WHOLE: arith.maxnumf
+// WHOLE: math.exp
+// WHOLE: scf.yield
+// WHOLE-NOT: math.exp
+// WHOLE: arith.addf
+// WHOLE: arith.divf
+// WHOLE-NOT: math.exp
+// WHOLE: return %[[E]]
 #id = affine_map<(i, j) -> (i, j)>
 #row = affine_map<(i, j) -> (i)>
 func.func @shared_exp(%x: tensor<64x512xf32>, %dy: tensor<64x64xf32>) -> (tensor<64x512xf32>, tensor<64x64xf32>) {

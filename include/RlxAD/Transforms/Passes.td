@@ -334,6 +334,14 @@ def RlxFuseRows : Pass<"rlx-fuse-rows"> {
            "Mark the combiners of reductions reassoc so that LLVM vectorizes "
            "them (the summation order changes, but not with the thread "
            "count)">,
+    Option<"yieldShared", "yield-shared", "bool", /*default=*/"true",
+           "A producer that a contraction also reads (attention's "
+           "exp(Z - max) for wrt=value, which the dv product reads) is "
+           "fused into the row tiles of the reduction that reads it (its "
+           "row sums) and its rows are yielded from the tile loop for the "
+           "contraction, when the tiles cover every row of it: one pass "
+           "over each row instead of an exp pass and a sum pass. Off: such "
+           "a producer is computed whole and the tiles read it">,
   ];
   let dependentDialects = [
     "::mlir::arith::ArithDialect", "::mlir::linalg::LinalgDialect",

@@ -20,8 +20,10 @@
 // through which the root reads the reduction-derived operands: the
 // statistics depend on nothing else, so no reduction is computed twice.
 // A row reduction is never split. A producer that is also read outside
-// linalg ops (by a contraction's micro-kernel loops) is computed whole
-// anyway, so the tiles read it instead of recomputing it. A *column*
+// linalg ops (by a contraction's micro-kernel loops) is never computed
+// twice: with yield-shared, when the tiles (one row each) cover it, it is
+// computed in them and its rows are yielded from the tile loop for the
+// contraction; otherwise it is computed whole and the tiles read it. A *column*
 // reduction root (a generic that sums over rows, innermost loop parallel:
 // a norm's gamma or beta gradient) is tiled along its rows by an scf.for
 // that carries the sums, with the statistics of each block of rows fused
@@ -44,8 +46,10 @@
 #include "mlir/Dialect/SCF/IR/SCF.h"
 #include "mlir/Dialect/SCF/Transforms/TileUsingInterface.h"
 #include "mlir/Dialect/Tensor/IR/Tensor.h"
+#include "mlir/IR/Dominance.h"
 #include "mlir/IR/Iterators.h"
 #include "mlir/Interfaces/TilingInterface.h"
+#include "mlir/Interfaces/ValueBoundsOpInterface.h"
 #include "llvm/ADT/SetOperations.h"
 
 namespace mlir::rlx {
@@ -226,12 +230,64 @@ static FailureOr<RowPlan> planColumns(linalg::LinalgOp root,
   return plan;
 }
 
+/// Whether `value` is also read by something other than linalg ops (or
+/// slices that only linalg ops read): a contraction's micro-kernel loops.
+/// Such a value is computed once, never recomputed in a row tile
+/// (attention's exp(Z - max) for wrt=value, which the dv product reads: its
+/// row sums would repeat the mask, max and exp; see yield-shared). A
+/// tensor.dim counts as such a reader too (a causal block's masked scores,
+/// whose row length is dynamic): fusing them as well put the mask, max
+/// and exp into every row tile of attention's softmax and made the query
+/// and key gradients 20% slower than reading the L2-resident tile.
+static bool readOutsideLinalg(Value value) {
+  auto linalgOnly = [](Value v) {
+    return llvm::all_of(v.getUsers(), [](Operation *user) {
+      return isa<linalg::LinalgOp>(user);
+    });
+  };
+  return !llvm::all_of(value.getUsers(), [&](Operation *user) {
+    if (auto slice = dyn_cast<tensor::ExtractSliceOp>(user))
+      return linalgOnly(slice.getResult());
+    return isa<linalg::LinalgOp>(user);
+  });
+}
+
+/// Whether `value` is read outside linalg ops by more than tensor.dim (a
+/// contraction's micro-kernel loops).
+static bool readOutsideLinalgNotDim(Value value) {
+  return llvm::any_of(value.getUsers(), [](Operation *user) {
+    if (auto slice = dyn_cast<tensor::ExtractSliceOp>(user))
+      return readOutsideLinalg(slice.getResult());
+    return !isa<linalg::LinalgOp, tensor::DimOp>(user);
+  });
+}
+
+/// Whether a linalg producer of `root` (transitively, through tensors) is
+/// also read by a contraction's loops (see yield-shared).
+static bool hasSharedProducer(linalg::LinalgOp root) {
+  SmallVector<Operation *> work = {root};
+  llvm::SmallPtrSet<Operation *, 16> seen;
+  while (!work.empty()) {
+    Operation *op = work.pop_back_val();
+    for (Value operand : op->getOperands()) {
+      auto producer = operand.getDefiningOp<linalg::LinalgOp>();
+      if (!producer || !producer.hasPureTensorSemantics() ||
+          !seen.insert(producer).second)
+        continue;
+      if (readOutsideLinalgNotDim(operand))
+        return true;
+      work.push_back(producer);
+    }
+  }
+  return false;
+}
+
 /// Plans the row tiling of `root`, or fails when it is not the tail of a
 /// row group: an all-parallel linalg op on tensors with static or dynamic
 /// shapes, reading at least one reduction-derived operand through a
 /// projection of its loops (the statistics' dims), with identity output.
 static FailureOr<RowPlan> planRows(linalg::LinalgOp root, int64_t tileElements,
-                                   int64_t maxFusedOps,
+                                   int64_t maxFusedOps, bool yieldShared,
                                    DenseMap<Operation *, bool> &seen) {
   if (!root.hasPureTensorSemantics() || root.getNumLoops() < 2 ||
       root->hasAttr(kFused) || !isa<TilingInterface>(root.getOperation()) ||
@@ -251,11 +307,14 @@ static FailureOr<RowPlan> planRows(linalg::LinalgOp root, int64_t tileElements,
     return failure();
 
   // Small rows share a tile instead of paying a loop iteration and small
-  // allocations each.
+  // allocations each; a group that yields a shared producer takes one row
+  // per tile, whose rows of it are then all computed in the tiles (and
+  // stay in L1 from one op of the row to the next).
   RowPlan plan;
   int64_t total;
-  plan.tileSizes =
-      blockTileSizes(root.getStaticLoopRanges(), *rows, tileElements, total);
+  bool oneRow = yieldShared && hasSharedProducer(root);
+  plan.tileSizes = blockTileSizes(root.getStaticLoopRanges(), *rows,
+                                  oneRow ? 1 : tileElements, total);
   plan.parallel = rlx::worthThreads(root, total);
   return plan;
 }
@@ -343,31 +402,64 @@ static void splitIntoPartials(RewriterBase &rewriter, scf::ForOp loop,
   rewriter.replaceOp(loop, merge->getResults());
 }
 
-/// Whether `value` is also read by something other than linalg ops (or
-/// slices that only linalg ops read): a contraction's micro-kernel loops.
-/// Such a value is computed whole anyway, so a row tile reads it instead of
-/// recomputing it (attention's exp(Z - max) for wrt=value, which the dv
-/// product reads: its row sums would repeat the mask, max and exp). A
-/// tensor.dim counts as such a reader too (a causal block's masked scores,
-/// whose row length is dynamic): fusing them as well put the mask, max
-/// and exp into every row tile of attention's softmax and made the query
-/// and key gradients 20% slower than reading the L2-resident tile.
-static bool readOutsideLinalg(Value value) {
-  auto linalgOnly = [](Value v) {
-    return llvm::all_of(v.getUsers(), [](Operation *user) {
-      return isa<linalg::LinalgOp>(user);
+/// Whether the tiles `slice` of a producer's result cover all of it: in
+/// each dim, the slice is either the whole dim or one index at the
+/// induction variable of a tile loop that runs over the whole dim by 1.
+/// (The producer's rows are then all yielded.)
+static bool slicesCoverAll(tensor::ExtractSliceOp slice, Operation *outside) {
+  // The tile loops: the slice's loops up to `outside` (the root's parent),
+  // whose own loops are not this tiling's.
+  SmallVector<LoopLikeOpInterface> loops;
+  for (Operation *op = slice->getParentOp(); op && op != outside;
+       op = op->getParentOp())
+    if (auto loop = dyn_cast<LoopLikeOpInterface>(op))
+      loops.push_back(loop);
+  Value source = slice.getSource();
+  auto type = cast<RankedTensorType>(source.getType());
+  if (!slice.hasUnitStride() ||
+      slice.getResultType().getRank() != type.getRank())
+    return false;
+  SmallVector<OpFoldResult> offsets = slice.getMixedOffsets(),
+                            sizes = slice.getMixedSizes();
+  for (int64_t d = 0; d < type.getRank(); ++d) {
+    FailureOr<bool> full = ValueBoundsConstraintSet::areEqual(
+        ValueBoundsConstraintSet::Variable(sizes[d]),
+        ValueBoundsConstraintSet::Variable(source, d));
+    std::optional<int64_t> offset = getConstantIntValue(offsets[d]);
+    if (succeeded(full) && *full && offset && *offset == 0)
+      continue;
+    auto iv = dyn_cast_if_present<Value>(offsets[d]);
+    if (!iv || !isConstantIntValue(sizes[d], 1))
+      return false;
+    bool covered = llvm::any_of(loops, [&](LoopLikeOpInterface loop) {
+      std::optional<SmallVector<Value>> ivs = loop.getLoopInductionVars();
+      std::optional<SmallVector<OpFoldResult>> lbs = loop.getLoopLowerBounds(),
+                                               ubs = loop.getLoopUpperBounds(),
+                                               steps = loop.getLoopSteps();
+      if (!ivs || !lbs || !ubs || !steps)
+        return false;
+      for (auto [i, v] : llvm::enumerate(*ivs)) {
+        if (v != iv || !isConstantIntValue((*lbs)[i], 0) ||
+            !isConstantIntValue((*steps)[i], 1))
+          continue;
+        FailureOr<bool> whole = ValueBoundsConstraintSet::areEqual(
+            ValueBoundsConstraintSet::Variable((*ubs)[i]),
+            ValueBoundsConstraintSet::Variable(source, d));
+        if (succeeded(whole) && *whole)
+          return true;
+      }
+      return false;
     });
-  };
-  return !llvm::all_of(value.getUsers(), [&](Operation *user) {
-    if (auto slice = dyn_cast<tensor::ExtractSliceOp>(user))
-      return linalgOnly(slice.getResult());
-    return isa<linalg::LinalgOp>(user);
-  });
+    if (!covered)
+      return false;
+  }
+  return true;
 }
 
 /// Tiles `root` by rows and fuses its linalg producers into the tile.
 static LogicalResult fuseRows(RewriterBase &rewriter, linalg::LinalgOp root,
-                              const RowPlan &plan, int64_t partials) {
+                              const RowPlan &plan, int64_t partials,
+                              bool yieldShared) {
   scf::SCFTilingOptions tiling;
   tiling.setTileSizes(
       getAsIndexOpFoldResult(rewriter.getContext(), plan.tileSizes));
@@ -376,6 +468,7 @@ static LogicalResult fuseRows(RewriterBase &rewriter, linalg::LinalgOp root,
                          : scf::SCFTilingOptions::LoopType::ForOp);
   scf::SCFTileAndFuseOptions options;
   options.setTilingOptions(tiling);
+  Operation *outside = root->getParentOp();
   // Fuse linalg producers (and the tensor.empty/fill of their inits); what
   // is not computed by linalg (function arguments, views, the loops of other
   // stages) is read through slices.
@@ -386,9 +479,18 @@ static LogicalResult fuseRows(RewriterBase &rewriter, linalg::LinalgOp root,
           bool) -> std::optional<scf::SCFTileAndFuseOptions::ControlFnResult> {
         Operation *op = producer.getOwner();
         if (!isa<linalg::LinalgOp, tensor::EmptyOp>(op) ||
-            (plan.columns && isa<BlockArgument>(slice.getSource())) ||
-            readOutsideLinalg(producer))
+            (plan.columns && isa<BlockArgument>(slice.getSource())))
           return std::nullopt;
+        if (readOutsideLinalg(producer)) {
+          // Computed in the tiles and yielded whole for its other readers
+          // (yield-shared), or computed whole and read by the tiles.
+          if (!yieldShared || plan.columns ||
+              !readOutsideLinalgNotDim(producer) ||
+              !slicesCoverAll(slice, outside))
+            return std::nullopt;
+          return scf::SCFTileAndFuseOptions::ControlFnResult{
+              /*yieldProducerReplacement=*/true};
+        }
         return scf::SCFTileAndFuseOptions::ControlFnResult{};
       });
   rewriter.setInsertionPoint(root);
@@ -399,10 +501,22 @@ static LogicalResult fuseRows(RewriterBase &rewriter, linalg::LinalgOp root,
     return failure();
   for (Operation *op : result->tiledAndFusedOps)
     op->setAttr(kFused, rewriter.getUnitAttr());
-  for (OpResult res : root->getResults()) {
-    auto it = result->replacements.find(res);
-    if (it != result->replacements.end())
-      rewriter.replaceAllUsesWith(res, it->second);
+  // The root's results, and those of the producers yielded for other
+  // readers (yield-shared); the readers before the loop (the fused ops,
+  // dead now) keep the original.
+  DominanceInfo dominance(outside);
+  for (auto [original, replacement] : result->replacements) {
+    // The tiles' sizes may read the original's dims (an attention block's
+    // dynamic row length): its init has them, so the original can go.
+    if (auto producer = original.getDefiningOp<DestinationStyleOpInterface>())
+      for (OpOperand &use : llvm::make_early_inc_range(original.getUses()))
+        if (isa<tensor::DimOp>(use.getOwner()))
+          rewriter.modifyOpInPlace(use.getOwner(), [&] {
+            use.set(producer.getTiedOpOperand(cast<OpResult>(original))->get());
+          });
+    rewriter.replaceUsesWithIf(original, replacement, [&](OpOperand &use) {
+      return dominance.properlyDominates(replacement, use.getOwner());
+    });
   }
   if (plan.columns && plan.parallel && partials > 1 && !result->loops.empty())
     if (auto loop = dyn_cast<scf::ForOp>(result->loops.front().getOperation()))
@@ -446,7 +560,7 @@ struct RlxFuseRowsPass : public rlx::impl::RlxFuseRowsBase<RlxFuseRowsPass> {
             if (root || op->getParentOfType<linalg::LinalgOp>())
               return;
             FailureOr<RowPlan> p =
-                planRows(op, rowTileElements, maxFusedOps, seen);
+                planRows(op, rowTileElements, maxFusedOps, yieldShared, seen);
             if (succeeded(p)) {
               root = op;
               plan = std::move(p);
@@ -454,7 +568,7 @@ struct RlxFuseRowsPass : public rlx::impl::RlxFuseRowsBase<RlxFuseRowsPass> {
           });
       if (!root)
         break;
-      if (failed(fuseRows(rewriter, root, *plan, columnPartials))) {
+      if (failed(fuseRows(rewriter, root, *plan, columnPartials, yieldShared))) {
         root->setAttr(kFused, rewriter.getUnitAttr());
         continue;
       }
