@@ -568,7 +568,8 @@ struct RlxFuseRowsPass : public rlx::impl::RlxFuseRowsBase<RlxFuseRowsPass> {
           });
       if (!root)
         break;
-      if (failed(fuseRows(rewriter, root, *plan, columnPartials, yieldShared))) {
+      if (failed(
+              fuseRows(rewriter, root, *plan, columnPartials, yieldShared))) {
         root->setAttr(kFused, rewriter.getUnitAttr());
         continue;
       }

@@ -167,10 +167,11 @@ static bool isNumberFill(Value value) {
 /// Whether the body of `op` combines its init `init` by maxnumf.
 static bool isMaxNumCombiner(linalg::LinalgOp op, OpOperand &init) {
   auto yield = cast<linalg::YieldOp>(op.getBlock()->getTerminator());
-  Value value = yield.getOperand(init.getOperandNumber() - op.getNumDpsInputs());
+  Value value =
+      yield.getOperand(init.getOperandNumber() - op.getNumDpsInputs());
   auto max = value.getDefiningOp<arith::MaxNumFOp>();
-  return max &&
-         llvm::is_contained(max->getOperands(), op.getMatchingBlockArgument(&init));
+  return max && llvm::is_contained(max->getOperands(),
+                                   op.getMatchingBlockArgument(&init));
 }
 
 /// fast-maxima, before tiling `op` (tileRows: its row tiles then read
@@ -199,10 +200,9 @@ static void startMaximaAtMinusInf(RewriterBase &rewriter,
     if (!number || !type)
       continue;
     rewriter.setInsertionPoint(fill);
+    APFloat inf = APFloat::getInf(type.getFloatSemantics(), /*Negative=*/true);
     Value minusInf = arith::ConstantOp::create(
-        rewriter, fill.getLoc(), type,
-        rewriter.getFloatAttr(
-            type, APFloat::getInf(type.getFloatSemantics(), /*Negative=*/true)));
+        rewriter, fill.getLoc(), type, rewriter.getFloatAttr(type, inf));
     rewriter.modifyOpInPlace(
         fill, [&] { fill.getInputsMutable()[0].assign(minusInf); });
   }
@@ -458,8 +458,9 @@ reassociateHorizontalReductions(Operation *root,
 static void selectMaxima(RewriterBase &rewriter, Operation *root) {
   root->walk([&](scf::ForOp loop) {
     auto yield = cast<scf::YieldOp>(loop.getBody()->getTerminator());
-    for (auto [arg, init, next] : llvm::zip(
-             loop.getRegionIterArgs(), loop.getInitArgs(), yield.getOperands())) {
+    for (auto [arg, init, next] :
+         llvm::zip(loop.getRegionIterArgs(), loop.getInitArgs(),
+                   yield.getOperands())) {
       auto max = next.getDefiningOp<arith::MaxNumFOp>();
       DenseFPElementsAttr start;
       if (!isa<VectorType>(arg.getType()) || !max ||
