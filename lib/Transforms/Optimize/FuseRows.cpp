@@ -39,6 +39,7 @@
 //
 //===----------------------------------------------------------------------===//
 #include "Common/Builders.h"
+#include "Optimize/Tiling.h"
 #include "RlxAD/Transforms/Passes.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
@@ -83,12 +84,11 @@ static bool fromReduction(Value value, DenseMap<Operation *, bool> &seen) {
   return result;
 }
 
-/// Whether the linalg producers of `root` (through inputs and inits, on
-/// tensors, transitively) are at most `limit` ops: all of them are fused
-/// into each tile, so a root at the end of a long chain (a higher-order
-/// gradient) would copy the chain into its tile, and LLVM's compile time
-/// grows with it (minutes for second derivatives without this bound).
-static bool fewProducers(linalg::LinalgOp root, int64_t limit) {
+/// Whether `found` holds for one of the linalg producers of `root` (through
+/// inputs and inits, on tensors, transitively), each visited once; `found`
+/// gets the value read and the number of producers visited so far.
+static bool anyProducer(linalg::LinalgOp root,
+                        function_ref<bool(Value, int64_t)> found) {
   SmallVector<Operation *> work = {root};
   llvm::SmallPtrSet<Operation *, 16> seen;
   while (!work.empty()) {
@@ -98,12 +98,22 @@ static bool fewProducers(linalg::LinalgOp root, int64_t limit) {
       if (!producer || !producer.hasPureTensorSemantics() ||
           !seen.insert(producer).second)
         continue;
-      if (static_cast<int64_t>(seen.size()) > limit)
-        return false;
+      if (found(operand, seen.size()))
+        return true;
       work.push_back(producer);
     }
   }
-  return true;
+  return false;
+}
+
+/// Whether the linalg producers of `root` are at most `limit` ops: all of
+/// them are fused into each tile, so a root at the end of a long chain (a
+/// higher-order gradient) would copy the chain into its tile, and LLVM's
+/// compile time grows with it (minutes for second derivatives without this
+/// bound).
+static bool fewProducers(linalg::LinalgOp root, int64_t limit) {
+  return !anyProducer(root,
+                      [&](Value, int64_t count) { return count > limit; });
 }
 
 namespace {
@@ -115,20 +125,6 @@ struct RowPlan {
   bool columns = false;
 };
 } // namespace
-
-/// The op of `generic`'s body that combines the accumulator of `init` with
-/// a new value (`acc + v`), or null when it is not a single addf/mulf.
-static Operation *combinerOf(linalg::GenericOp generic, OpOperand &init) {
-  auto yield = cast<linalg::YieldOp>(generic.getBody()->getTerminator());
-  BlockArgument acc = generic.getMatchingBlockArgument(&init);
-  Value value =
-      yield.getOperand(init.getOperandNumber() - generic.getNumDpsInputs());
-  Operation *combiner = value.getDefiningOp();
-  if (!isa_and_present<arith::AddFOp, arith::MulFOp>(combiner) ||
-      !llvm::is_contained(combiner->getOperands(), acc))
-    return nullptr;
-  return combiner;
-}
 
 /// Tile sizes that take whole blocks along `rows` (a set of loop dims): 1
 /// on every row dim but the innermost one, which takes as many as fit
@@ -209,7 +205,7 @@ static FailureOr<RowPlan> planColumns(linalg::LinalgOp root,
       root.getIteratorTypesArray().back() != utils::IteratorType::parallel ||
       linalg::isaContractionOpInterface(root) ||
       !isa_and_present<arith::AddFOp>(
-          combinerOf(generic, generic.getDpsInitsMutable()[0])))
+          rlx::combinerOf(root, generic.getDpsInitsMutable()[0])))
     return failure();
   SmallVector<unsigned> reductionDims;
   root.getReductionDims(reductionDims);
@@ -262,24 +258,12 @@ static bool readOutsideLinalgNotDim(Value value) {
   });
 }
 
-/// Whether a linalg producer of `root` (transitively, through tensors) is
-/// also read by a contraction's loops (see yield-shared).
+/// Whether a linalg producer of `root` is also read by a contraction's
+/// loops (see yield-shared).
 static bool hasSharedProducer(linalg::LinalgOp root) {
-  SmallVector<Operation *> work = {root};
-  llvm::SmallPtrSet<Operation *, 16> seen;
-  while (!work.empty()) {
-    Operation *op = work.pop_back_val();
-    for (Value operand : op->getOperands()) {
-      auto producer = operand.getDefiningOp<linalg::LinalgOp>();
-      if (!producer || !producer.hasPureTensorSemantics() ||
-          !seen.insert(producer).second)
-        continue;
-      if (readOutsideLinalgNotDim(operand))
-        return true;
-      work.push_back(producer);
-    }
-  }
-  return false;
+  return anyProducer(root, [](Value value, int64_t) {
+    return readOutsideLinalgNotDim(value);
+  });
 }
 
 /// Plans the row tiling of `root`, or fails when it is not the tail of a
@@ -530,8 +514,8 @@ static void reassociateReductions(Operation *root) {
     if (!isReduction(op))
       return;
     for (OpOperand &init : op.getDpsInitsMutable()) {
-      Operation *combiner = combinerOf(op, init);
-      if (!combiner)
+      Operation *combiner = rlx::combinerOf(op, init);
+      if (!isa_and_present<arith::AddFOp, arith::MulFOp>(combiner))
         continue;
       auto fm = cast<arith::ArithFastMathInterface>(combiner);
       fm->setAttr(fm.getFastMathAttrName(),

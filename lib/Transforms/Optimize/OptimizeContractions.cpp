@@ -749,16 +749,6 @@ static SmallVector<unsigned> planeDims(linalg::LinalgOp op,
   return widened;
 }
 
-/// The linalg.fill of a constant (of the element type) that defines `c`, with
-/// the constant in `value`; null when `c` is not such a fill.
-static linalg::FillOp constantFill(Value c, TypedAttr &value) {
-  auto fill = c.getDefiningOp<linalg::FillOp>();
-  if (!fill || !matchPattern(fill.getInputs()[0], m_Constant(&value)) ||
-      value.getType() != getElementTypeOrSelf(c.getType()))
-    return {};
-  return fill;
-}
-
 /// Marks the KC-block loop (`loops`: one scf.for) with kFirstBlockInit when
 /// its C starts as a linalg.fill of a constant, so that its micro-kernels
 /// need not read the filled C in the first block (dropFilledInits).
@@ -768,7 +758,7 @@ static void markFirstBlockInit(ArrayRef<LoopLikeOpInterface> loops) {
   if (!kLoop || kLoop.getInitArgs().size() != 1)
     return;
   TypedAttr value;
-  if (constantFill(kLoop.getInitArgs()[0], value))
+  if (rlx::constantFill(kLoop.getInitArgs()[0], value))
     kLoop->setAttr(kFirstBlockInit, value);
 }
 
@@ -931,7 +921,7 @@ static TypedAttr detachInitFill(RewriterBase &rewriter, linalg::LinalgOp op,
     return {};
   OpOperand &init = op.getDpsInitsMutable()[0];
   TypedAttr value;
-  linalg::FillOp fill = constantFill(init.get(), value);
+  linalg::FillOp fill = rlx::constantFill(init.get(), value);
   if (!fill)
     return {};
   rewriter.modifyOpInPlace(op, [&] { init.set(fill.getDpsInits()[0]); });

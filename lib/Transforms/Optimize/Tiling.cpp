@@ -77,3 +77,22 @@ void rlx::vectorizeMarked(RewriterBase &rewriter, Operation *root,
       rewriter.replaceOp(op, vectorized->replacements);
   }
 }
+
+linalg::FillOp mlir::rlx::constantFill(Value c, TypedAttr &value) {
+  auto fill = c.getDefiningOp<linalg::FillOp>();
+  if (!fill || !matchPattern(fill.getInputs()[0], m_Constant(&value)) ||
+      value.getType() != getElementTypeOrSelf(c.getType()))
+    return {};
+  return fill;
+}
+
+Operation *mlir::rlx::combinerOf(linalg::LinalgOp op, OpOperand &init) {
+  auto yield = cast<linalg::YieldOp>(op.getBlock()->getTerminator());
+  Value value =
+      yield.getOperand(init.getOperandNumber() - op.getNumDpsInputs());
+  Operation *combiner = value.getDefiningOp();
+  if (!combiner || !llvm::is_contained(combiner->getOperands(),
+                                       op.getMatchingBlockArgument(&init)))
+    return nullptr;
+  return combiner;
+}

@@ -37,6 +37,15 @@ SmallVector<linalg::LinalgOp> takeMarked(Operation *root, StringRef marker);
 /// marker from all of them.
 void vectorizeMarked(RewriterBase &rewriter, Operation *root, StringRef marker);
 
+/// The linalg.fill of a constant (of the element type) that defines `c`,
+/// with the constant in `value`; null when `c` is not such a fill.
+linalg::FillOp constantFill(Value c, TypedAttr &value);
+
+/// The op of `op`'s body that combines the accumulator of its init `init`
+/// with a new value (`acc + v`, `max(v, acc)`): the op yielded for `init`
+/// when it reads the accumulator, else null.
+Operation *combinerOf(linalg::LinalgOp op, OpOperand &init);
+
 } // namespace mlir::rlx
 
 #endif // RLXAD_TRANSFORMS_OPTIMIZE_TILING_H

@@ -158,20 +158,10 @@ static void markTiles(const scf::SCFTilingResult &result) {
 static bool isNumberFill(Value value) {
   while (auto slice = value.getDefiningOp<tensor::ExtractSliceOp>())
     value = slice.getSource();
-  auto fill = value.getDefiningOp<linalg::FillOp>();
-  FloatAttr number;
-  return fill && matchPattern(fill.value(), m_Constant(&number)) &&
-         !number.getValue().isNaN();
-}
-
-/// Whether the body of `op` combines its init `init` by maxnumf.
-static bool isMaxNumCombiner(linalg::LinalgOp op, OpOperand &init) {
-  auto yield = cast<linalg::YieldOp>(op.getBlock()->getTerminator());
-  Value value =
-      yield.getOperand(init.getOperandNumber() - op.getNumDpsInputs());
-  auto max = value.getDefiningOp<arith::MaxNumFOp>();
-  return max && llvm::is_contained(max->getOperands(),
-                                   op.getMatchingBlockArgument(&init));
+  TypedAttr constant;
+  auto number = dyn_cast_if_present<FloatAttr>(
+      rlx::constantFill(value, constant) ? constant : TypedAttr());
+  return number && !number.getValue().isNaN();
 }
 
 /// fast-maxima, before tiling `op` (tileRows: its row tiles then read
@@ -180,8 +170,9 @@ static bool isMaxNumCombiner(linalg::LinalgOp op, OpOperand &init) {
 static SmallVector<bool> maximaFromNumbers(linalg::LinalgOp op) {
   SmallVector<bool> fromNumber;
   for (OpOperand &init : op.getDpsInitsMutable())
-    fromNumber.push_back(isNumberFill(init.get()) &&
-                         isMaxNumCombiner(op, init));
+    fromNumber.push_back(
+        isNumberFill(init.get()) &&
+        isa_and_present<arith::MaxNumFOp>(rlx::combinerOf(op, init)));
   return fromNumber;
 }
 
