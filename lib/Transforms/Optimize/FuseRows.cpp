@@ -489,7 +489,8 @@ static LogicalResult fuseRows(RewriterBase &rewriter, linalg::LinalgOp root,
   // readers (yield-shared); the readers before the loop (the fused ops,
   // dead now) keep the original.
   DominanceInfo dominance(outside);
-  for (auto [original, replacement] : result->replacements) {
+  for (auto &entry : result->replacements) {
+    Value original = entry.first, replacement = entry.second;
     // The tiles' sizes may read the original's dims (an attention block's
     // dynamic row length): its init has them, so the original can go.
     if (auto producer = original.getDefiningOp<DestinationStyleOpInterface>())
