@@ -236,9 +236,14 @@ def RlxApproximateMath : Pass<"rlx-approximate-math"> {
   let summary = "Replace f32 transcendental calls with polynomial approximations";
   let description = [{
     Rewrites f32 `math.tanh`, `math.erf`, `math.exp`, `math.expm1`,
-    `math.log`, `math.log1p` and `math.atan` into MLIR's polynomial
-    approximations (arith ops only, accurate to a few ulp), so that the loops
-    around them vectorise instead of calling libm once per element. f64 ops
+    `math.log`, `math.log1p` and `math.atan` into polynomial approximations
+    (arith and math.fma ops only), so that the loops around them vectorise
+    instead of calling libm once per element. `math.exp`, the hot op of
+    softmax, attention and cross-entropy, gets rlx's own sequence: 15 x86
+    vector instructions (upstream's takes 20), within 1 ulp of exp wherever
+    the result is a normal float (upstream's: up to 5 ulp near the top),
+    +inf above ln FLT_MAX, 0 below about -87.68 (results under 2^-126.5),
+    NaN kept. The others are MLIR's (accurate to a few ulp). f16 and f64 ops
     are left alone.
   }];
   let dependentDialects = ["::mlir::arith::ArithDialect",

@@ -159,8 +159,9 @@ static bool isNumberFill(Value value) {
   while (auto slice = value.getDefiningOp<tensor::ExtractSliceOp>())
     value = slice.getSource();
   TypedAttr constant;
-  auto number = dyn_cast_if_present<FloatAttr>(
-      rlx::constantFill(value, constant) ? constant : TypedAttr());
+  if (!rlx::constantFill(value, constant))
+    return false;
+  auto number = dyn_cast<FloatAttr>(constant);
   return number && !number.getValue().isNaN();
 }
 
