@@ -55,3 +55,19 @@ func.func @exp_f16_f64(%x: f16, %y: f64) -> (f16, f64) {
   %f = math.exp %y : f64
   return %e, %f : f16, f64
 }
+
+// -----
+
+// expm1 is upstream's approximation, which builds on an f32 exp: that exp
+// is rlx's too (upstream's exp pattern is not selected), so no math.exp,
+// floor or fptosi is left for libm or the slower sequence.
+// CHECK-LABEL: func.func @expm1_vector
+// CHECK: arith.shli %{{.+}} : vector<16xi32>
+// CHECK-NOT: math.exp
+// CHECK-NOT: math.floor
+// CHECK-NOT: arith.fptosi
+// CHECK: return
+func.func @expm1_vector(%x: vector<16xf32>) -> vector<16xf32> {
+  %e = math.expm1 %x : vector<16xf32>
+  return %e : vector<16xf32>
+}
